@@ -1,0 +1,97 @@
+"""Deal algorithm v1: the public, language-independent way every deal is derived from a seed.
+
+Anyone holding a revealed seed must be able to re-derive the exact deal in any language, so
+the algorithm uses nothing but SHA-256 and integer arithmetic (see docs/deal-algorithm.md).
+Python's `random` module is never used to decide anything in a game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import struct
+from collections.abc import Iterator, Sequence
+from typing import TypeVar
+
+T = TypeVar("T")
+
+SEED_PATTERN = re.compile(r"[A-Za-z0-9._:-]{1,128}")
+_TWO_64 = 1 << 64
+_FOUR_DRAWS = struct.Struct(">4Q")
+
+
+class InvalidSeed(ValueError):
+    """The seed is not 1-128 characters from [A-Za-z0-9._:-]."""
+
+
+def check_seed(seed: object) -> str:
+    """Return the seed unchanged, or raise InvalidSeed saying what a seed must look like."""
+    if not isinstance(seed, str) or SEED_PATTERN.fullmatch(seed) is None:
+        raise InvalidSeed("a seed is 1 to 128 characters from A-Z a-z 0-9 . _ : -")
+    return seed
+
+
+def stream(seed: str, label: str) -> Iterator[int]:
+    """Yield the 64-bit draws of stream(seed, label), forever.
+
+    Block k is SHA-256(seed 0x00 label 0x00 k as 8-byte big-endian); each block gives four
+    draws, its 8-byte big-endian chunks in order.
+    """
+    prefix = seed.encode("utf-8") + b"\x00" + label.encode("utf-8") + b"\x00"
+    counter = 0
+    while True:
+        block = hashlib.sha256(prefix + counter.to_bytes(8, "big")).digest()
+        yield int.from_bytes(block[0:8], "big")
+        yield int.from_bytes(block[8:16], "big")
+        yield int.from_bytes(block[16:24], "big")
+        yield int.from_bytes(block[24:32], "big")
+        counter += 1
+
+
+class DealRandom:
+    """Unbiased integers and shuffles drawn from one labelled stream of a seed."""
+
+    __slots__ = ("_block", "_buffer", "_prefix")
+
+    def __init__(self, seed: str, label: str) -> None:
+        # Same draws as `stream`, unpacked four at a time: shuffles run once per game dealt.
+        self._prefix = seed.encode("utf-8") + b"\x00" + label.encode("utf-8") + b"\x00"
+        self._block = 0
+        self._buffer: list[int] = []
+
+    def draw(self) -> int:
+        """The next 64-bit draw of the stream."""
+        if not self._buffer:
+            digest = hashlib.sha256(self._prefix + self._block.to_bytes(8, "big")).digest()
+            self._buffer = list(_FOUR_DRAWS.unpack(digest))
+            self._buffer.reverse()
+            self._block += 1
+        return self._buffer.pop()
+
+    def uniform(self, n: int) -> int:
+        """An integer in [0, n), by rejection so that every value is exactly equally likely."""
+        if n < 1:
+            raise ValueError("uniform(n) needs n >= 1")
+        limit = (_TWO_64 // n) * n
+        while True:
+            x = self.draw()
+            if x < limit:
+                return x % n
+
+    def shuffle(self, items: Sequence[T]) -> list[T]:
+        """A new list: Fisher-Yates from the last index down, j = uniform(i + 1)."""
+        result = list(items)
+        for i in range(len(result) - 1, 0, -1):
+            j = self.uniform(i + 1)
+            result[i], result[j] = result[j], result[i]
+        return result
+
+
+def shuffled(seed: str, label: str, items: Sequence[T]) -> list[T]:
+    """The items shuffled by stream(seed, label); index 0 is the top card."""
+    return DealRandom(seed, label).shuffle(items)
+
+
+def seed_commitment(seed: str) -> str:
+    """Hex SHA-256 of the UTF-8 seed: published before play, checked once the seed is revealed."""
+    return hashlib.sha256(seed.encode("utf-8")).hexdigest()

@@ -1,0 +1,721 @@
+"""Royal Assassin solitaire, with every alternate rule of the seed text as an option.
+
+The rules as played here are in docs/rules/royal-assassin.md, with the ambiguity table. The
+state is a small mutable record that `Ruleset.apply` only ever mutates on a fresh copy; stock
+lists keep their top card at the *end* so that drawing is a cheap `pop()`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, NamedTuple
+
+from domain.cards import JOKER_RANK, JOKERS, RED_SUITS, STANDARD_DECK, SUIT_NAMES, SUITS, Card
+from domain.deal import shuffled
+from domain.options import OptionSpec, OptionValue
+from domain.ruleset import Effect, IllegalMove, Json, Ruleset
+
+COLUMNS: tuple[str, ...] = tuple(SUIT_NAMES[s] for s in SUITS)  # clubs diamonds hearts spades
+COLUMN_INDEX = {name: i for i, name in enumerate(COLUMNS)}
+SUIT_COLUMN = {s: i for i, s in enumerate(SUITS)}
+
+ROYAL, ATTACK, DEFENSE = "royal", "attack", "defense"
+
+RANK_VALUE = {
+    "A": 11, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10,
+    "J": 11, "Q": 12, "K": 13,
+}  # fmt: skip
+"""Values of the seed text: numbers at face value, Aces 11, Jacks 11, Queens 12, Kings 13."""
+
+ROYAL_ORDER = {"J": 1, "Q": 2, "K": 3}
+SETUP_ENDERS = frozenset("23456789T")
+"""Number cards that can end the standard setup: 2 to 10, never an Ace."""
+
+WIN_BONUS = 200
+"""Added to a win's score so that every win ranks above every loss (a loss scores at most 144)."""
+
+
+NUMBER_RANKS = frozenset("A23456789T")
+"""Aces and 2-10: the cards that attack and defend."""
+
+
+def _is_number(card: Card) -> bool:
+    return card.rank in NUMBER_RANKS
+
+
+class Entry(NamedTuple):
+    """One card in a column and the part it plays there."""
+
+    card: Card
+    role: str
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    jokers_in_deck: bool = False
+    setup_royals: int | None = None
+    new_royal_beneath: bool = False
+    joker_discarded: bool = False
+    exact_cancel_only: bool = False
+    ace_low_after_play: bool = False
+    recycle_reserve: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """A Royal Assassin move; `column` is an index into COLUMNS for the moves that take one."""
+
+    kind: str
+    column: int | None = None
+    is_resign: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_resign", self.kind == "resign")  # read on every move
+
+    def to_json(self) -> Json:
+        if self.column is None:
+            return {"type": self.kind}
+        return {"type": self.kind, "column": COLUMNS[self.column]}
+
+
+DRAW, RESERVE, RESIGN = Move("draw"), Move("reserve"), Move("resign")
+ATTACKS = tuple(Move("attack", c) for c in range(4))
+CONTINUES = tuple(Move("continue", c) for c in range(4))
+JOKER_MOVES = tuple(Move("joker", c) for c in range(4))
+_PLAIN_MOVES = {"draw": DRAW, "reserve": RESERVE, "resign": RESIGN}
+_COLUMN_MOVES = {"attack": ATTACKS, "continue": CONTINUES, "joker": JOKER_MOVES}
+
+
+class State:
+    """A Royal Assassin position. Mutated only by the ruleset, on a copy it has just made."""
+
+    __slots__ = (
+        "columns",
+        "current",
+        "discard",
+        "jokers_above",
+        "jokers_in_hand",
+        "legal_cache",
+        "options",
+        "progress",
+        "reserve",
+        "scans",
+        "status",
+        "stock",
+    )
+
+    def __init__(self, options: Options, stock: list[Card], jokers_in_hand: list[Card]) -> None:
+        self.options = options
+        self.stock = stock  # top card last
+        self.columns: list[list[Entry]] = [[], [], [], []]  # each bottom to top
+        self.reserve: list[Card] = []  # bottom to top
+        self.discard: list[Card] = []
+        self.current: Card | None = None
+        self.jokers_in_hand = jokers_in_hand
+        self.jokers_above: list[Card | None] = [None, None, None, None]
+        self.status = "playing"
+        self.progress = False  # an attack or continue since the stock was last formed
+        self.legal_cache: tuple[Move, ...] | None = None
+        self.scans: list[Scan | None] = [None, None, None, None]  # per column; None = stale
+
+    def copy(self) -> State:
+        new = State.__new__(State)
+        new.options = self.options
+        new.stock = self.stock[:]
+        new.columns = [col[:] for col in self.columns]
+        new.reserve = self.reserve[:]
+        new.discard = self.discard[:]
+        new.current = self.current
+        new.jokers_in_hand = self.jokers_in_hand[:]
+        new.jokers_above = self.jokers_above[:]
+        new.status = self.status
+        new.progress = self.progress
+        new.legal_cache = self.legal_cache
+        new.scans = self.scans[:]
+        return new
+
+    def changed(self, c: int) -> None:
+        """Every change to column c goes through here, so that no stale Scan survives it."""
+        self.scans[c] = None
+        self.legal_cache = None
+
+    def all_cards(self) -> list[Card]:
+        """Every card this game uses, wherever it is: what card-conservation checks count."""
+        cards = [*self.stock, *self.reserve, *self.discard, *self.jokers_in_hand]
+        cards += [e.card for col in self.columns for e in col]
+        cards += [j for j in self.jokers_above if j is not None]
+        if self.current is not None:
+            cards.append(self.current)
+        return cards
+
+
+# ---- column arithmetic (module functions: these run thousands of times per game) -------------
+
+
+def _pretender_index(column: list[Entry]) -> int:
+    for i in range(len(column) - 1, -1, -1):
+        if column[i].role == ROYAL:
+            return i
+    return -1
+
+
+def _totals(column: list[Entry], p: int, ace_low: bool, fresh: Card | None) -> tuple[int, int]:
+    """Attack and defense on the royal at index p; an Ace is 1 when `ace_low` unless fresh."""
+    attack = defense = 0
+    for i in range(p + 1, len(column)):
+        card, role = column[i]
+        value = RANK_VALUE[card.rank]
+        if ace_low and card.rank == "A" and card is not fresh:
+            value = 1
+        if role == ATTACK:
+            attack += value
+        else:
+            defense += value
+    return attack, defense
+
+
+def _attacking_suit(column: list[Entry]) -> str | None:
+    for entry in column:
+        if entry.role == ATTACK:
+            return entry.card.suit
+    return None
+
+
+class Scan(NamedTuple):
+    """What the legal-move rules need from one column, cached until the column changes.
+
+    Columns change far less often than the current card, and legal moves are listed after
+    every move of every game, so this is the engine's hottest cache.
+    """
+
+    pretender: Card | None
+    attacked_by: str | None  # the suit of the attack cards anywhere in the column
+    under_attack: bool  # the Pretender has at least one attack card on it
+    joker_target: bool  # under attack, and the column holds at least two royals
+
+
+def _column_scan(state: State, c: int) -> Scan:
+    scan = state.scans[c]
+    if scan is not None:
+        return scan
+    pretender: Card | None = None
+    suit: str | None = None
+    under_attack = False
+    royals = 0
+    column = state.columns[c]
+    for i in range(len(column) - 1, -1, -1):
+        card, role = column[i]
+        if role == ROYAL:
+            royals += 1
+            if pretender is None:
+                pretender = card
+        elif role == ATTACK:
+            suit = card.suit
+            if pretender is None:
+                under_attack = True
+    scan = state.scans[c] = Scan(pretender, suit, under_attack, under_attack and royals >= 2)
+    return scan
+
+
+class RoyalAssassin(Ruleset[State, Move]):
+    id: ClassVar[str] = "royal-assassin"
+    title: ClassVar[str] = "Royal Assassin (solitaire)"
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec("jokers_in_deck", "boolean", False,
+                   "Shuffle both Jokers into the deck (54 cards) instead of starting with one "
+                   "in hand; a Joker is then played only once it turns up."),
+        OptionSpec("setup_royals", "integer", None,
+                   "End the setup as soon as this many royals are placed, instead of on a low "
+                   "number card.", minimum=1, maximum=12, nullable=True),
+        OptionSpec("new_royal_beneath", "boolean", False,
+                   "A newly drawn royal goes beneath the cards on the current Pretender, so "
+                   "they count against the newcomer."),
+        OptionSpec("joker_discarded", "boolean", False,
+                   "After its column is destroyed the Joker goes to the discard pile, not back "
+                   "to the hand."),
+        OptionSpec("exact_cancel_only", "boolean", False,
+                   "Cards on a Pretender are cancelled only when attack equals defense."),
+        OptionSpec("ace_low_after_play", "boolean", False,
+                   "An Ace counts 11 only in the checks made as it is placed, 1 afterwards."),
+        OptionSpec("recycle_reserve", "boolean", False,
+                   "When play is stuck, turn the reserve over as a new stock, provided an attack "
+                   "or continue was played since the stock was last formed."),
+    )  # fmt: skip
+
+    # ---- dealing and setup -------------------------------------------------------------------
+
+    def _deck_cards(self, seed: str, options: dict[str, OptionValue]) -> list[Card]:
+        cards = list(STANDARD_DECK)
+        if options["jokers_in_deck"]:
+            cards += JOKERS
+        return shuffled(seed, "deal", cards)
+
+    def _deck(self, seed: str, options: dict[str, OptionValue]) -> list[str]:
+        return [c.code for c in self._deck_cards(seed, options)]
+
+    def _initial(self, seed: str, options: dict[str, OptionValue]) -> State:
+        return self.set_up(self._deck_cards(seed, options), Options(**options))  # type: ignore[arg-type]
+
+    def set_up(self, deck: list[Card], options: Options) -> State:
+        """Lay out the setup from `deck` (top first). Public so tests can stack a deck."""
+        hand = [] if options.jokers_in_deck else [JOKERS[0]]
+        state = State(options, deck[::-1], hand)
+        royals = 0
+        while state.stock:
+            card = state.stock.pop()
+            if card.is_royal:
+                self._place_royal(state, card, [])
+                royals += 1
+                if royals == options.setup_royals:
+                    break
+            else:
+                state.reserve.append(card)
+                if (
+                    options.setup_royals is None
+                    and card.rank in SETUP_ENDERS
+                    and RANK_VALUE[card.rank] <= royals
+                ):
+                    break
+        self._settle_turn(state, [])
+        return state
+
+    # ---- moves -------------------------------------------------------------------------------
+
+    def _parse_move(self, move: object) -> Move:
+        if not isinstance(move, dict):
+            raise IllegalMove("a move is a JSON object such as {\"type\": \"draw\"}")
+        kind = move.get("type")
+        if kind in _PLAIN_MOVES:
+            if set(move) != {"type"}:
+                raise IllegalMove(f"a {kind} move has no other fields")
+            return _PLAIN_MOVES[kind]
+        if kind in _COLUMN_MOVES:
+            column = move.get("column")
+            if set(move) != {"type", "column"} or column not in COLUMN_INDEX:
+                raise IllegalMove(
+                    f"a {kind} move needs exactly a column, one of {', '.join(COLUMNS)}"
+                )
+            return _COLUMN_MOVES[kind][COLUMN_INDEX[column]]
+        known = ", ".join([*_PLAIN_MOVES, *_COLUMN_MOVES])
+        raise IllegalMove(f"unknown move type {kind!r} (known: {known})")
+
+    def _to_move(self, state: State) -> tuple[int, ...]:
+        return (0,)
+
+    def _legal(self, state: State, seat: int) -> tuple[Move, ...]:
+        if seat != 0 or state.status != "playing":
+            return ()
+        if state.legal_cache is not None:
+            return state.legal_cache
+        scans = state.scans
+        if None in scans:
+            for c in range(4):
+                _column_scan(state, c)
+        attacking = [scan.attacked_by for scan in scans]  # type: ignore[union-attr]
+        moves: list[Move] = []
+        current = state.current
+        if current is None:
+            if state.stock:
+                moves.append(DRAW)
+        else:
+            suit = current.suit
+            if current.rank in NUMBER_RANKS:
+                red = suit in RED_SUITS
+                suit_free = suit not in attacking
+                for c in range(4):
+                    pretender, attacked_by = scans[c].pretender, attacking[c]  # type: ignore[union-attr]
+                    if (
+                        pretender is not None
+                        and (pretender.suit in RED_SUITS) != red
+                        and (attacked_by == suit or (attacked_by is None and suit_free))
+                    ):
+                        moves.append(ATTACKS[c])
+            moves.append(RESERVE)
+        reserve = state.reserve
+        if reserve:
+            top = reserve[-1]
+            if top.rank in NUMBER_RANKS and top.suit in attacking:
+                c = attacking.index(top.suit)
+                if scans[c].under_attack:  # type: ignore[union-attr]
+                    moves.append(CONTINUES[c])
+        if (
+            state.jokers_in_hand
+            or (current is not None and current.rank == JOKER_RANK)
+            or (reserve and reserve[-1].rank == JOKER_RANK)
+        ):
+            for c in range(4):
+                if scans[c].joker_target and state.jokers_above[c] is None:  # type: ignore[union-attr]
+                    moves.append(JOKER_MOVES[c])
+        moves.append(RESIGN)
+        state.legal_cache = legal = tuple(moves)
+        return legal
+
+    @staticmethod
+    def _joker_source(state: State) -> str | None:
+        """Where the next Joker played comes from: the hand first, then current, then reserve."""
+        if state.jokers_in_hand:
+            return "hand"
+        if state.current is not None and state.current.is_joker:
+            return "current"
+        if state.reserve and state.reserve[-1].is_joker:
+            return "reserve"
+        return None
+
+    def _why_illegal(self, state: State, seat: int, move: Move) -> str:
+        if seat != 0:
+            return "Royal Assassin has one seat, seat 0"
+        kind = move.kind
+        column = COLUMNS[move.column] if move.column is not None else ""
+        current = state.current
+        if kind == "draw":
+            if current is not None:
+                return f"place the current card {current.code} before drawing"
+            return "the stock is empty"
+        if kind == "reserve":
+            return "there is no current card to put on the reserve"
+        if kind == "attack":
+            if current is None:
+                return "there is no current card to attack with"
+            if not _is_number(current):
+                return f"{current.code} is not a number card and cannot attack"
+            col = state.columns[move.column or 0]
+            p = _pretender_index(col)
+            if p < 0:
+                return f"the {column} column has no Pretender"
+            if col[p].card.is_red == current.is_red:
+                return f"{current.code} cannot attack {col[p].card.code}: same colour"
+            suit = _attacking_suit(col)
+            if suit is not None:
+                return f"the {column} column is already attacked by {SUIT_NAMES[suit]}"
+            return f"{SUIT_NAMES[current.suit]} already attack another column"
+        if kind == "continue":
+            top = state.reserve[-1] if state.reserve else None
+            if top is None or not _is_number(top):
+                return "the top of the reserve is not a number card"
+            return (
+                f"{top.code} can continue only an attack of its suit on a Pretender that "
+                f"already has an attack card on it, and {column} is not one"
+            )
+        if kind == "joker":
+            if self._joker_source(state) is None:
+                return "no Joker is available"
+            if state.jokers_above[move.column or 0] is not None:
+                return f"a Joker is already above the {column} column"
+            return (
+                f"a Joker needs a column with at least two royals whose Pretender is under "
+                f"attack, and {column} is not one"
+            )
+        return "that move is not legal now"
+
+    def _reveals_hidden(self, move: Move) -> bool:
+        return move.kind == "draw"
+
+    def _play(self, state: State, seat: int, move: Move, effects: list[Effect]) -> None:
+        state.legal_cache = None
+        kind = move.kind
+        if kind == "draw":
+            card = state.stock.pop()
+            effects.append({"type": "draw", "card": card.code})
+            if card.is_royal:
+                self._place_royal(state, card, effects)
+                self._resolve(state, SUIT_COLUMN[card.suit], None, effects)
+            else:
+                state.current = card
+        elif kind == "reserve":
+            card = state.current
+            assert card is not None
+            state.current = None
+            state.reserve.append(card)
+            effects.append({"type": "reserve", "card": card.code})
+            self._resolve(state, None, None, effects)
+        elif kind == "attack" or kind == "continue":
+            c = move.column
+            assert c is not None
+            if kind == "attack":
+                card = state.current
+                assert card is not None
+                state.current = None
+            else:
+                card = state.reserve.pop()
+            column = state.columns[c]
+            column.append(Entry(card, ATTACK))
+            state.changed(c)
+            state.progress = True
+            effects.append(
+                {
+                    "type": kind,
+                    "card": card.code,
+                    "column": COLUMNS[c],
+                    "target": column[_pretender_index(column)].card.code,
+                    "strength": self._strength(state, column, card),
+                }
+            )
+            self._resolve(state, c, card, effects)
+        elif kind == "joker":
+            c = move.column
+            assert c is not None
+            source = self._joker_source(state)
+            if source == "hand":
+                joker = state.jokers_in_hand.pop(0)
+            elif source == "current":
+                joker = state.current  # type: ignore[assignment]
+                state.current = None
+            else:
+                joker = state.reserve.pop()
+            state.jokers_above[c] = joker
+            state.legal_cache = None
+            effects.append(
+                {"type": "joker", "card": joker.code, "column": COLUMNS[c], "from": source}
+            )
+            self._resolve(state, None, None, effects)
+        else:  # resign
+            state.status = "lost"
+            effects.append({"type": "resign"})
+            effects.append({"type": "end", "result": "lost"})
+            return
+        self._settle_turn(state, effects)
+
+    def _place_royal(self, state: State, card: Card, effects: list[Effect]) -> None:
+        c = SUIT_COLUMN[card.suit]
+        column = state.columns[c]
+        if state.options.new_royal_beneath:
+            column.insert(_pretender_index(column) + 1, Entry(card, ROYAL))
+        else:
+            column.append(Entry(card, ROYAL))
+        state.changed(c)
+        effects.append({"type": "royal", "card": card.code, "column": COLUMNS[c]})
+
+    def _strength(self, state: State, column: list[Entry], fresh: Card | None) -> int:
+        p = _pretender_index(column)
+        attack, defense = _totals(column, p, state.options.ace_low_after_play, fresh)
+        return RANK_VALUE[column[p].card.rank] - attack + defense
+
+    # ---- resolution: kills, cancels and defense, until nothing changes ------------------------
+
+    def _resolve(
+        self, state: State, c: int | None, fresh: Card | None, effects: list[Effect]
+    ) -> None:
+        """Kill or cancel on column `c` (the one just changed), pull a defense card, repeat.
+
+        The rules check every column, but a column nobody touched is already settled, so
+        checking only the changed one gives the same result for a fraction of the work.
+        `fresh` is the card just placed: with `ace_low_after_play` an Ace counts 11 only in
+        the check made as it is placed.
+        """
+        while True:
+            if c is not None:
+                self._settle_column(state, c, fresh, effects)
+            fresh = self._pull_defense(state, effects)
+            if fresh is None:
+                return
+            c = SUIT_COLUMN[fresh.suit]
+
+    def _settle_column(
+        self, state: State, c: int, fresh: Card | None, effects: list[Effect]
+    ) -> None:
+        options = state.options
+        column = state.columns[c]
+        while column:
+            p = _pretender_index(column)
+            pretender = column[p].card
+            attack, defense = _totals(column, p, options.ace_low_after_play, fresh)
+            if attack >= RANK_VALUE[pretender.rank] + defense:
+                joker = state.jokers_above[c]
+                if joker is not None:
+                    dead = column[:]
+                    column.clear()
+                    state.jokers_above[c] = None
+                    if options.joker_discarded:
+                        state.discard.append(joker)
+                    else:
+                        state.jokers_in_hand.append(joker)
+                else:
+                    dead = column[p:]
+                    del column[p:]
+                state.discard.extend(e.card for e in dead)
+                state.changed(c)
+                kill: Effect = {
+                    "type": "kill",
+                    "column": COLUMNS[c],
+                    "royal": pretender.code,
+                    "attack": attack,
+                    "defense": defense,
+                    "cards": [e.card.code for e in dead],
+                }
+                if joker is not None:
+                    kill["joker"] = joker.code
+                    kill["joker_to"] = "discard" if options.joker_discarded else "hand"
+                effects.append(kill)
+                continue
+            cancelled = attack == defense != 0 or (
+                defense > attack and not options.exact_cancel_only
+            )
+            if not cancelled:
+                return
+            dead = column[p + 1 :]
+            del column[p + 1 :]
+            state.discard.extend(e.card for e in dead)
+            state.changed(c)
+            effects.append(
+                {
+                    "type": "cancel",
+                    "column": COLUMNS[c],
+                    "royal": pretender.code,
+                    "attack": attack,
+                    "defense": defense,
+                    "cards": [e.card.code for e in dead],
+                }
+            )
+            return
+
+    def _pull_defense(self, state: State, effects: list[Effect]) -> Card | None:
+        if not state.reserve:
+            return None
+        top = state.reserve[-1]
+        if top.rank not in NUMBER_RANKS or not _column_scan(state, SUIT_COLUMN[top.suit]).under_attack:
+            return None
+        column = state.columns[SUIT_COLUMN[top.suit]]
+        p = _pretender_index(column)
+        attack, defense = _totals(column, p, state.options.ace_low_after_play, None)
+        if attack == 0 or defense > attack:
+            return None
+        state.reserve.pop()
+        column.append(Entry(top, DEFENSE))
+        state.changed(SUIT_COLUMN[top.suit])
+        effects.append(
+            {
+                "type": "defense",
+                "card": top.code,
+                "column": COLUMNS[SUIT_COLUMN[top.suit]],
+                "target": column[p].card.code,
+                "strength": self._strength(state, column, top),
+            }
+        )
+        return top
+
+    def _settle_turn(self, state: State, effects: list[Effect]) -> None:
+        """After a move: the win, the loss, or (optionally) turning the reserve over."""
+        if not any(state.columns):
+            state.status = "won"
+            effects.append({"type": "end", "result": "won"})
+            return
+        state.legal_cache = None
+        if len(self._legal(state, 0)) > 1:
+            return
+        options = state.options
+        if options.recycle_reserve and state.progress and state.reserve:
+            state.stock = state.reserve  # the first card placed becomes the top (the end)
+            state.stock.reverse()
+            state.reserve = []
+            state.progress = False
+            state.legal_cache = None
+            effects.append({"type": "recycle", "cards": len(state.stock)})
+            return
+        state.status = "lost"
+        state.legal_cache = None
+        effects.append({"type": "end", "result": "lost"})
+
+    # ---- reading a position --------------------------------------------------------------------
+
+    def status(self, state: State) -> str:
+        return state.status
+
+    def outcome(self, state: State) -> Json | None:
+        if state.status == "playing":
+            return None
+        killed = sum(RANK_VALUE[c.rank] for c in state.discard if c.is_royal)
+        if state.status == "won":
+            score = WIN_BONUS + killed + len(state.stock)
+            return {"result": "won", "ruler": None, "score": score}
+        return {"result": "lost", "ruler": self.ruler(state), "score": killed}
+
+    def ruler(self, state: State) -> str:
+        """Who takes the throne when the player loses: a Pretender's code, or "joker" on a tie."""
+        ace_low = state.options.ace_low_after_play
+        claims: list[tuple[tuple[Any, ...], str]] = []
+        for column in state.columns:
+            p = _pretender_index(column)
+            if p < 0:
+                continue
+            pretender = column[p].card
+            attack, defense = _totals(column, p, ace_low, None)
+            entourage = sorted(
+                (ROYAL_ORDER[e.card.rank] for e in column[:p] if e.role == ROYAL), reverse=True
+            )
+            key = (
+                ROYAL_ORDER[pretender.rank],
+                RANK_VALUE[pretender.rank] - attack + defense,
+                len(entourage),
+                tuple(entourage),
+            )
+            claims.append((key, pretender.code))
+        if not claims:
+            return "joker"
+        best = max(key for key, _ in claims)
+        winners = [code for key, code in claims if key == best]
+        return winners[0] if len(winners) == 1 else "joker"
+
+    def pretenders(self, state: State) -> dict[str, Json | None]:
+        """Per column: the Pretender and the arithmetic on it, as clients want to show it."""
+        ace_low = state.options.ace_low_after_play
+        out: dict[str, Json | None] = {}
+        for c, column in enumerate(state.columns):
+            p = _pretender_index(column)
+            if p < 0:
+                out[COLUMNS[c]] = None
+                continue
+            card = column[p].card
+            attack, defense = _totals(column, p, ace_low, None)
+            suit = _attacking_suit(column)
+            out[COLUMNS[c]] = {
+                "card": card.code,
+                "value": RANK_VALUE[card.rank],
+                "attack": attack,
+                "defense": defense,
+                "strength": RANK_VALUE[card.rank] - attack + defense,
+                "attacked_by": SUIT_NAMES[suit] if suit else None,
+            }
+        return out
+
+    def view(self, state: State, seat: int | None) -> Json:
+        return {
+            "status": state.status,
+            "current": state.current.code if state.current else None,
+            "reserve": [c.code for c in state.reserve],
+            "stock_count": len(state.stock),
+            "columns": {
+                COLUMNS[c]: [{"card": e.card.code, "role": e.role} for e in column]
+                for c, column in enumerate(state.columns)
+            },
+            "pretenders": self.pretenders(state),
+            "jokers": {
+                "in_hand": [j.code for j in state.jokers_in_hand],
+                "above": {
+                    COLUMNS[c]: j.code for c, j in enumerate(state.jokers_above) if j is not None
+                },
+            },
+            "discard_count": len(state.discard),
+            "legal_moves": self.legal_moves(state, seat) if seat == 0 else [],
+            "outcome": self.outcome(state),
+        }
+
+    def heuristic(self, state: State, seat: int) -> float:
+        """Royals killed count most, then pressure on Pretenders and a well-placed Joker.
+
+        Reads only what the player sees (columns, discard), never the stock.
+        """
+        if state.status == "won":
+            return 10_000.0
+        score = 3.0 * sum(RANK_VALUE[c.rank] for c in state.discard if c.is_royal)
+        ace_low = state.options.ace_low_after_play
+        for c, column in enumerate(state.columns):
+            p = _pretender_index(column)
+            if p < 0:
+                continue
+            royals = [e.card for e in column if e.role == ROYAL]
+            score -= sum(RANK_VALUE[r.rank] for r in royals)
+            attack, defense = _totals(column, p, ace_low, None)
+            score += min(attack - defense, RANK_VALUE[column[p].card.rank])
+            if state.jokers_above[c] is not None:
+                score += 0.5 * sum(RANK_VALUE[r.rank] for r in royals[:-1])
+        return score

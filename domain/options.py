@@ -1,0 +1,102 @@
+"""Game options declared as data, so the API, the CLI and the docs all describe them one way."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+OptionValue = bool | int | str | None
+OptionKind = Literal["boolean", "integer", "string"]
+
+
+class InvalidOptions(ValueError):
+    """Options that a ruleset refuses; `errors` maps each bad option name to why."""
+
+    def __init__(self, errors: Mapping[str, str]) -> None:
+        self.errors = dict(errors)
+        super().__init__("; ".join(f"{k}: {v}" for k, v in sorted(self.errors.items())))
+
+
+@dataclass(frozen=True, slots=True)
+class OptionSpec:
+    """One option of a ruleset: its JSON type, default, allowed range and meaning."""
+
+    name: str
+    kind: OptionKind
+    default: OptionValue
+    description: str
+    minimum: int | None = None
+    maximum: int | None = None
+    nullable: bool = False
+
+    def check(self, value: object) -> str | None:
+        """Why `value` is not acceptable for this option, or None when it is."""
+        if value is None:
+            return None if self.nullable else "must not be null"
+        if self.kind == "boolean":
+            return None if isinstance(value, bool) else "must be true or false"
+        if self.kind == "integer":
+            if not isinstance(value, int) or isinstance(value, bool):
+                return "must be an integer"
+            if self.minimum is not None and value < self.minimum:
+                return f"must be at least {self.minimum}"
+            if self.maximum is not None and value > self.maximum:
+                return f"must be at most {self.maximum}"
+            return None
+        return None if isinstance(value, str) else "must be a string"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "name": self.name,
+            "type": self.kind,
+            "default": self.default,
+            "description": self.description,
+            "nullable": self.nullable,
+        }
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
+        return out
+
+
+def validate_options(
+    specs: tuple[OptionSpec, ...], given: Mapping[str, object] | None
+) -> dict[str, OptionValue]:
+    """Every option of `specs`, taken from `given` or defaulted; InvalidOptions lists all faults."""
+    given = {} if given is None else given
+    if not isinstance(given, Mapping):
+        raise InvalidOptions({"options": "must be an object"})
+    by_name = {s.name: s for s in specs}
+    errors: dict[str, str] = {}
+    for name in given:
+        if name not in by_name:
+            known = ", ".join(sorted(by_name)) or "none"
+            errors[str(name)] = f"unknown option (known: {known})"
+    result: dict[str, OptionValue] = {}
+    for spec in specs:
+        value = given.get(spec.name, spec.default)
+        problem = spec.check(value)
+        if problem is not None:
+            errors[spec.name] = problem
+        else:
+            result[spec.name] = value  # type: ignore[assignment]
+    if errors:
+        raise InvalidOptions(errors)
+    return result
+
+
+def parse_option_text(text: str) -> OptionValue:
+    """How the CLI reads `--option k=v`: true/false, null, integers, else the string itself."""
+    lowered = text.strip().lower()
+    if lowered == "true":
+        return True
+    if lowered == "false":
+        return False
+    if lowered in ("null", "none"):
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return text

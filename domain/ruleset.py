@@ -1,0 +1,232 @@
+"""The interface every game implements, modelled on OpenSpiel's game API and python-chess.
+
+A ruleset is pure: `start` deals a state from a seed, `legal_moves` lists what a seat may do,
+`apply` returns a *new* state plus the effects the move set off, `view` shows one seat what it
+may see. Moves cross this boundary as small JSON objects (`{"type": ...}`) so that the same
+values are stored in logs, sent over HTTP and typed at the CLI.
+
+Forced moves live here, once for all games: whenever a seat's only legal move besides `resign`
+is a single move, the engine plays it, so move logs hold nothing but real choices.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeVar
+
+from domain.deal import check_seed
+from domain.options import OptionSpec, OptionValue, validate_options
+
+Json = dict[str, Any]
+Effect = dict[str, Any]
+
+
+class IllegalMove(ValueError):
+    """A move the seat may not make now: `reason` says why, `legal_moves` what it may do."""
+
+    def __init__(self, reason: str, legal_moves: list[Json] | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.legal_moves = [] if legal_moves is None else legal_moves
+
+
+class GameOver(ValueError):
+    """The game has ended: no seat may move any more."""
+
+
+class MoveValue(Protocol):
+    """What a game's typed move offers the engine."""
+
+    @property
+    def is_resign(self) -> bool: ...
+
+    def to_json(self) -> Json: ...
+
+
+class StateValue(Protocol):
+    """Game states are mutated only inside `apply`, on a fresh copy; callers never see that."""
+
+    def copy(self) -> Self: ...
+
+
+S = TypeVar("S", bound=StateValue)
+M = TypeVar("M", bound=MoveValue)
+
+
+class Transition(NamedTuple, Generic[S]):
+    """The state after a move and what the move set off, in order, for clients to animate."""
+
+    state: S
+    effects: list[Effect]
+
+
+class Ruleset(ABC, Generic[S, M]):
+    """One game. Subclasses supply the rules through the `_`-prefixed hooks below."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    min_seats: ClassVar[int] = 1
+    max_seats: ClassVar[int] = 1
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    deal_labels: ClassVar[tuple[str, ...]] = ("deal",)
+
+    # ---- public API -------------------------------------------------------------------------
+
+    def describe(self) -> Json:
+        """What a client needs to offer this game: id, title, seats and options."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "seats": {"min": self.min_seats, "max": self.max_seats},
+            "options": [spec.to_json() for spec in self.option_specs],
+        }
+
+    def validate_options(self, options: Mapping[str, object] | None) -> dict[str, OptionValue]:
+        """All options with defaults filled in; InvalidOptions names every bad one."""
+        return validate_options(self.option_specs, options)
+
+    def start(self, seed: str, options: Mapping[str, object] | None = None) -> S:
+        """The position from which the first real choice is made (forced moves already played)."""
+        return self.settle(self._initial(check_seed(seed), self.validate_options(options))).state
+
+    def settle(self, state: S) -> Transition[S]:
+        """Play every forced move from `state` (left untouched): how a fresh deal begins."""
+        new_state = state.copy()
+        effects: list[Effect] = []
+        self._play_forced(new_state, effects)
+        return Transition(new_state, effects)
+
+    def deck(self, seed: str, options: Mapping[str, object] | None = None) -> list[str]:
+        """The shuffled deck for this seed, top first: what `court deal` prints."""
+        return self._deck(check_seed(seed), self.validate_options(options))
+
+    def to_move(self, state: S) -> tuple[int, ...]:
+        """The seats that may move now (none once the game is over)."""
+        return () if self.is_over(state) else self._to_move(state)
+
+    def legal_moves(self, state: S, seat: int) -> list[Json]:
+        """Every move `seat` may make now, `resign` included, in a stable order."""
+        if self.is_over(state):
+            return []
+        return [m.to_json() for m in self._legal(state, seat)]
+
+    def apply(self, state: S, seat: int, move: object) -> Transition[S]:
+        """Play `move` for `seat`, then every forced move after it; `state` is left untouched."""
+        if self.is_over(state):
+            raise GameOver("the game is over")
+        typed = self._parse_move(move)
+        legal = self._legal(state, seat)
+        if typed not in legal:
+            raise IllegalMove(
+                self._why_illegal(state, seat, typed), [m.to_json() for m in legal]
+            )
+        new_state = state.copy()
+        effects: list[Effect] = []
+        self._play(new_state, seat, typed, effects)
+        self._play_forced(new_state, effects)
+        return Transition(new_state, effects)
+
+    def replay(
+        self,
+        seed: str,
+        options: Mapping[str, object] | None,
+        moves: Iterable[tuple[int, object]],
+    ) -> S:
+        """Rebuild a game from its seed and its log of (seat, move) pairs."""
+        state = self.start(seed, options)
+        for seat, move in moves:
+            state = self.apply(state, seat, move).state
+        return state
+
+    def preview(self, state: S, seat: int, move: object) -> S:
+        """The state right after `move` alone, before any forced move reveals more cards.
+
+        A move that would reveal a hidden card is not played at all, so bots judging moves on
+        this can never peek at the stock.
+        """
+        typed = self._parse_move(move)
+        if typed not in self._legal(state, seat):
+            raise IllegalMove(self._why_illegal(state, seat, typed))
+        new_state = state.copy()
+        if not self._reveals_hidden(typed):
+            self._play(new_state, seat, typed, [])
+        return new_state
+
+    @abstractmethod
+    def status(self, state: S) -> str:
+        """`playing`, or how the game ended (`won`, `lost`, ...)."""
+
+    def is_over(self, state: S) -> bool:
+        return self.status(state) != "playing"
+
+    @abstractmethod
+    def outcome(self, state: S) -> Json | None:
+        """None while playing, else at least `{result, score}`."""
+
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> Json:
+        """Everything `seat` may see and nothing else; `None` is a spectator."""
+
+    def heuristic(self, state: S, seat: int) -> float:
+        """How good `state` looks to `seat`, from what it can see: the greedy bot's guide."""
+        outcome = self.outcome(state)
+        return 0.0 if outcome is None else float(outcome["score"])
+
+    # ---- hooks each game implements ---------------------------------------------------------
+
+    @abstractmethod
+    def _initial(self, seed: str, options: dict[str, OptionValue]) -> S: ...
+
+    @abstractmethod
+    def _deck(self, seed: str, options: dict[str, OptionValue]) -> list[str]: ...
+
+    @abstractmethod
+    def _parse_move(self, move: object) -> M:
+        """The typed move, or IllegalMove when the JSON is not a move of this game at all."""
+
+    @abstractmethod
+    def _to_move(self, state: S) -> tuple[int, ...]: ...
+
+    @abstractmethod
+    def _legal(self, state: S, seat: int) -> tuple[M, ...]: ...
+
+    @abstractmethod
+    def _why_illegal(self, state: S, seat: int, move: M) -> str: ...
+
+    def _reveals_hidden(self, move: M) -> bool:
+        """Whether playing `move` shows a card nobody has seen yet (so `preview` must not)."""
+        return False
+
+    @abstractmethod
+    def _play(self, state: S, seat: int, move: M, effects: list[Effect]) -> None:
+        """Mutate `state` (a private copy) by one legal move, settling everything it causes."""
+
+    # ---- the forced-move rule ---------------------------------------------------------------
+
+    def _play_forced(self, state: S, effects: list[Effect]) -> None:
+        while not self.is_over(state):
+            for seat in self._to_move(state):
+                forced = _only_real_move(self._legal(state, seat))
+                if forced is not None:
+                    effects.append({"type": "forced", "seat": seat, "move": forced.to_json()})
+                    self._play(state, seat, forced, effects)
+                    break
+            else:
+                return
+
+
+def _only_real_move(legal: tuple[M, ...]) -> M | None:
+    """The single legal move besides `resign`, if there is exactly one (resign is listed once).
+
+    Counting by length first keeps this cheap: it runs after every move of every game.
+    """
+    if len(legal) == 1:
+        return None if legal[0].is_resign else legal[0]
+    if len(legal) == 2:
+        first, second = legal
+        if second.is_resign:
+            return first
+        if first.is_resign:
+            return second
+    return None

@@ -1,0 +1,1 @@
+"""Entry points: the `court` CLI, the HTTP app and the Lambda handler. Thin by design."""

@@ -1,0 +1,292 @@
+"""The `court` command: deal, replay, simulate and play any ruleset from a terminal."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+import sys
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from typing import IO, Any
+
+from domain.bots import POLICIES
+from domain.deal import InvalidSeed
+from domain.options import InvalidOptions, parse_option_text
+from domain.registry import RULESETS, UnknownRuleset, get_ruleset
+from domain.ruleset import GameOver, IllegalMove, Json, Ruleset
+from domain.simulate import simulate, wilson_interval
+from handlers.terminal import describe_move, render
+
+EXIT_ILLEGAL = 1
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """Bad arguments or input: printed on stderr, exit status 2."""
+
+
+def _options(pairs: Sequence[str] | None) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs or ():
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--option takes key=value, not {pair!r}")
+        options[key.strip()] = parse_option_text(value)
+    return options
+
+
+def _read_text(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror}") from None
+
+
+def _seated(ruleset: Ruleset[Any, Any], state: Any, item: object) -> tuple[int, object]:
+    """A logged move is a move object, or {"seat": n, "move": {...}} when seats must be named."""
+    if isinstance(item, dict) and set(item) == {"seat", "move"} and isinstance(item["seat"], int):
+        return item["seat"], item["move"]
+    seats = ruleset.to_move(state)
+    return (seats[0] if seats else 0), item
+
+
+class ReplayFailure(Exception):
+    def __init__(self, index: int, move: object, reason: str, legal: list[Json]) -> None:
+        super().__init__(reason)
+        self.index, self.move, self.reason, self.legal = index, move, reason, legal
+
+
+def replay_moves(
+    ruleset: Ruleset[Any, Any], seed: str, options: dict[str, Any], moves: object
+) -> Any:
+    """The state after `moves`, or ReplayFailure naming the first move that is not legal."""
+    if not isinstance(moves, list):
+        raise UsageError("moves must be a JSON array")
+    state = ruleset.start(seed, options)
+    for index, item in enumerate(moves):
+        seat, move = _seated(ruleset, state, item)
+        try:
+            state = ruleset.apply(state, seat, move).state
+        except IllegalMove as e:
+            raise ReplayFailure(index, move, e.reason, e.legal_moves) from None
+        except GameOver as e:
+            raise ReplayFailure(index, move, str(e), []) from None
+    return state
+
+
+def cmd_deal(args: argparse.Namespace) -> int:
+    ruleset = get_ruleset(args.ruleset)
+    print(" ".join(ruleset.deck(args.seed, _options(args.option))))
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    if args.batch is not None:
+        if args.ruleset or args.seed or args.moves:
+            raise UsageError("--batch takes everything from its input: no ruleset, seed or moves")
+        for line in replay_batch(_lines(args.batch)):
+            sys.stdout.write(line + "\n")
+        return 0
+    if not (args.ruleset and args.seed and args.moves):
+        raise UsageError("replay needs RULESET --seed S --moves FILE (or --batch FILE)")
+    ruleset = get_ruleset(args.ruleset)
+    try:
+        moves = json.loads(_read_text(args.moves))
+    except json.JSONDecodeError as e:
+        raise UsageError(f"moves are not valid JSON: {e}") from None
+    try:
+        state = replay_moves(ruleset, args.seed, _options(args.option), moves)
+    except ReplayFailure as f:
+        print(
+            f"move {f.index} {json.dumps(f.move)} is illegal: {f.reason}; legal moves: "
+            f"{json.dumps(f.legal)}",
+            file=sys.stderr,
+        )
+        return EXIT_ILLEGAL
+    print(json.dumps(ruleset.view(state, args.seat)))
+    return 0
+
+
+def _lines(path: str) -> Iterator[str]:
+    if path == "-":
+        yield from sys.stdin
+        return
+    try:
+        with open(path, encoding="utf-8") as f:
+            yield from f
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror}") from None
+
+
+def replay_batch(lines: Iterable[str]) -> Iterator[str]:
+    """One JSON line out per JSON line in, in order; a bad line never stops the batch."""
+    for line in lines:
+        if not line.strip():
+            continue
+        yield json.dumps(_replay_one(line), separators=(",", ":"))
+
+
+def _replay_one(line: str) -> Json:
+    try:
+        game = json.loads(line)
+        if not isinstance(game, dict):
+            raise UsageError("each line must be a JSON object")
+        unknown = set(game) - {"ruleset", "seed", "options", "moves", "seat"}
+        if unknown:
+            raise UsageError(f"unknown fields: {', '.join(sorted(unknown))}")
+        ruleset = get_ruleset(game.get("ruleset"))
+        state = replay_moves(ruleset, game.get("seed"), game.get("options"), game.get("moves"))
+        return {"ok": True, "view": ruleset.view(state, game.get("seat", 0))}
+    except ReplayFailure as f:
+        return {"ok": False, "index": f.index, "error": f.reason, "legal_moves": f.legal}
+    except (json.JSONDecodeError, UsageError, UnknownRuleset, InvalidOptions, InvalidSeed) as e:
+        return {"ok": False, "index": None, "error": str(e), "legal_moves": []}
+
+
+class ProgressBar:
+    """A text bar on stderr: redrawn in place on a terminal, a line per tenth in a log."""
+
+    def __init__(self, total: int, stream: IO[str]) -> None:
+        self.total, self.stream, self.shown = total, stream, -1
+        self.step = 1 if stream.isatty() else 10
+
+    def update(self, done: int) -> None:
+        percent = done * 100 // max(self.total, 1) // self.step * self.step
+        if percent != self.shown:
+            self.shown = percent
+            bar = f"[{'#' * (percent // 4):<25}] {percent:3d}% {done}/{self.total}"
+            self.stream.write("\r" + bar if self.step == 1 else bar + "\n")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.step == 1:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    ruleset = get_ruleset(args.ruleset)
+    options = _options(args.option)
+    ruleset.validate_options(options)
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    bar = ProgressBar(args.games, sys.stderr)
+    wins = score = 0
+    started = time.perf_counter()
+    for done, result in enumerate(
+        simulate(ruleset, args.games, args.policy, options, args.seed_prefix), start=1
+    ):
+        wins += result.outcome["result"] == "won"
+        score += result.outcome["score"]
+        bar.update(done)
+    elapsed = time.perf_counter() - started
+    bar.close()
+    low, high = wilson_interval(wins, args.games)
+    summary = {
+        "ruleset": ruleset.id,
+        "policy": args.policy,
+        "games": args.games,
+        "wins": wins,
+        "win_rate": wins / args.games,
+        "win_rate_ci95": [round(low, 5), round(high, 5)],
+        "avg_score": score / args.games,
+        "games_per_s": round(args.games / elapsed, 1),
+    }
+    print(json.dumps(summary))
+    return 0
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    ruleset = get_ruleset(args.ruleset)
+    seed = args.seed or secrets.token_hex(8)
+    options = _options(args.option)
+    state = ruleset.start(seed, options)
+    out = sys.stdout
+    while not ruleset.is_over(state):
+        seat = ruleset.to_move(state)[0]
+        view = ruleset.view(state, seat)
+        out.write(render(ruleset.id, view) + "\n")
+        legal = view["legal_moves"]
+        for number, move in enumerate(legal, start=1):
+            out.write(f"  {number:2d}) {describe_move(move)}\n")
+        choice = _ask(len(legal))
+        if choice is None:
+            out.write(f"\nLeft the game. Seed {seed}: `court play {ruleset.id} --seed {seed}`\n")
+            return 0
+        state = ruleset.apply(state, seat, legal[choice - 1]).state
+    out.write(render(ruleset.id, ruleset.view(state, 0)) + "\n")
+    out.write(f"Game over: {json.dumps(ruleset.outcome(state))}. Seed: {seed}\n")
+    return 0
+
+
+def _ask(count: int) -> int | None:
+    """A move number from stdin; None at end of input or on `q`."""
+    while True:
+        sys.stdout.write("Move number (q to quit): ")
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line or line.strip().lower() in ("q", "quit"):
+            return None
+        text = line.strip()
+        if text.isdigit() and 1 <= int(text) <= count:
+            return int(text)
+        sys.stdout.write(f"Type a number from 1 to {count}.\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="court", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+    ids = sorted(RULESETS)
+
+    def add_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--option", action="append", metavar="KEY=VALUE",
+                       help="a ruleset option (true/false, integers, strings); repeatable")
+
+    p = sub.add_parser("deal", help="print the shuffled deck, top card first")
+    p.add_argument("ruleset", choices=ids)
+    p.add_argument("--seed", required=True)
+    add_options(p)
+    p.set_defaults(func=cmd_deal)
+
+    p = sub.add_parser("replay", help="apply a JSON array of moves and print the final view")
+    p.add_argument("ruleset", nargs="?", choices=ids)
+    p.add_argument("--seed")
+    p.add_argument("--moves", metavar="FILE|-")
+    p.add_argument("--seat", type=int, default=0, help="whose view to print")
+    p.add_argument("--batch", metavar="FILE|-", help="JSON Lines of games in, JSON Lines out")
+    add_options(p)
+    p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("simulate", help="play many games with a bot")
+    p.add_argument("ruleset", choices=ids)
+    p.add_argument("--games", type=int, default=1000)
+    p.add_argument("--policy", choices=sorted(POLICIES), default="random")
+    p.add_argument("--seed-prefix", default="sim", help="games use seeds PREFIX-0, PREFIX-1, ...")
+    add_options(p)
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("play", help="play in the terminal")
+    p.add_argument("ruleset", choices=ids)
+    p.add_argument("--seed")
+    add_options(p)
+    p.set_defaults(func=cmd_play)
+    return parser  # fmt: skip
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except (UsageError, UnknownRuleset, InvalidOptions, InvalidSeed) as e:
+        print(f"court: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    except BrokenPipeError:
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Storage adapters behind one small store interface."""

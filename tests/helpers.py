@@ -1,0 +1,48 @@
+"""Shared test helpers: stacked decks and effect filters."""
+
+from __future__ import annotations
+
+from domain.cards import JOKERS, STANDARD_DECK, card
+from domain.games.royal_assassin import Options, RoyalAssassin, State
+
+RA = RoyalAssassin()
+
+
+def stacked(*top: str, jokers: bool = False) -> list:
+    """A full deck whose first cards (top first) are `top`, the rest in canonical order."""
+    chosen = [card(code) for code in top]
+    universe = list(STANDARD_DECK) + (list(JOKERS) if jokers else [])
+    assert len(set(chosen)) == len(chosen), "a card appears twice in the stacked top"
+    return chosen + [c for c in universe if c not in chosen]
+
+
+def deal(*top: str, **options) -> tuple[State, list]:
+    """Set up a stacked deck and play the forced moves, as `start` does for a seed."""
+    opts = Options(**options)
+    state = RA.set_up(stacked(*top, jokers=opts.jokers_in_deck), opts)
+    return RA.settle(state)
+
+
+def play(state: State, move: dict) -> tuple[State, list]:
+    return RA.apply(state, 0, move)
+
+
+def kinds(effects: list) -> list[str]:
+    return [e["type"] for e in effects]
+
+
+def only(effects: list, kind: str) -> list[dict]:
+    return [e for e in effects if e["type"] == kind]
+
+
+def column(state: State, name: str) -> list[tuple[str, str]]:
+    view = RA.view(state, 0)
+    return [(e["card"], e["role"]) for e in view["columns"][name]]
+
+
+def strength(state: State, name: str) -> int:
+    return RA.view(state, 0)["pretenders"][name]["strength"]
+
+
+def legal(state: State) -> list[dict]:
+    return RA.legal_moves(state, 0)
