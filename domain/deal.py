@@ -79,10 +79,19 @@ class DealRandom:
                 return x % n
 
     def shuffle(self, items: Sequence[T]) -> list[T]:
-        """A new list: Fisher-Yates from the last index down, j = uniform(i + 1)."""
+        """A new list: Fisher-Yates from the last index down, j = uniform(i + 1).
+
+        `uniform` is inlined here because every game dealt runs this loop.
+        """
         result = list(items)
+        draw = self.draw
         for i in range(len(result) - 1, 0, -1):
-            j = self.uniform(i + 1)
+            n = i + 1
+            limit = (_TWO_64 // n) * n
+            x = draw()
+            while x >= limit:
+                x = draw()
+            j = x % n
             result[i], result[j] = result[j], result[i]
         return result
 

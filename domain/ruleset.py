@@ -118,9 +118,7 @@ class Ruleset(ABC, Generic[S, M]):
         typed = self._parse_move(move)
         legal = self._legal(state, seat)
         if typed not in legal:
-            raise IllegalMove(
-                self._why_illegal(state, seat, typed), [m.to_json() for m in legal]
-            )
+            raise IllegalMove(self._why_illegal(state, seat, typed), [m.to_json() for m in legal])
         new_state = state.copy()
         effects: list[Effect] = []
         self._play(new_state, seat, typed, effects)

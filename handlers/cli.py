@@ -60,9 +60,7 @@ class ReplayFailure(Exception):
         self.index, self.move, self.reason, self.legal = index, move, reason, legal
 
 
-def replay_moves(
-    ruleset: Ruleset[Any, Any], seed: str, options: dict[str, Any], moves: object
-) -> Any:
+def replay_moves(ruleset: Ruleset[Any, Any], seed: Any, options: Any, moves: object) -> Any:
     """The state after `moves`, or ReplayFailure naming the first move that is not legal."""
     if not isinstance(moves, list):
         raise UsageError("moves must be a JSON array")
@@ -138,7 +136,7 @@ def _replay_one(line: str) -> Json:
         unknown = set(game) - {"ruleset", "seed", "options", "moves", "seat"}
         if unknown:
             raise UsageError(f"unknown fields: {', '.join(sorted(unknown))}")
-        ruleset = get_ruleset(game.get("ruleset"))
+        ruleset = get_ruleset(game.get("ruleset"))  # type: ignore[arg-type]  # checked inside
         state = replay_moves(ruleset, game.get("seed"), game.get("options"), game.get("moves"))
         return {"ok": True, "view": ruleset.view(state, game.get("seat", 0))}
     except ReplayFailure as f:
@@ -243,8 +241,12 @@ def build_parser() -> argparse.ArgumentParser:
     ids = sorted(RULESETS)
 
     def add_options(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--option", action="append", metavar="KEY=VALUE",
-                       help="a ruleset option (true/false, integers, strings); repeatable")
+        p.add_argument(
+            "--option",
+            action="append",
+            metavar="KEY=VALUE",
+            help="a ruleset option (true/false, integers, strings); repeatable",
+        )
 
     p = sub.add_parser("deal", help="print the shuffled deck, top card first")
     p.add_argument("ruleset", choices=ids)

@@ -283,7 +283,7 @@ class RoyalAssassin(Ruleset[State, Move]):
 
     def _parse_move(self, move: object) -> Move:
         if not isinstance(move, dict):
-            raise IllegalMove("a move is a JSON object such as {\"type\": \"draw\"}")
+            raise IllegalMove('a move is a JSON object such as {"type": "draw"}')
         kind = move.get("type")
         if kind in _PLAIN_MOVES:
             if set(move) != {"type"}:
@@ -310,7 +310,8 @@ class RoyalAssassin(Ruleset[State, Move]):
         scans = state.scans
         if None in scans:
             for c in range(4):
-                _column_scan(state, c)
+                if scans[c] is None:
+                    _column_scan(state, c)
         attacking = [scan.attacked_by for scan in scans]  # type: ignore[union-attr]
         moves: list[Move] = []
         current = state.current
@@ -412,68 +413,77 @@ class RoyalAssassin(Ruleset[State, Move]):
 
     def _play(self, state: State, seat: int, move: Move, effects: list[Effect]) -> None:
         state.legal_cache = None
-        kind = move.kind
+        kind, c = move.kind, move.column
         if kind == "draw":
-            card = state.stock.pop()
-            effects.append({"type": "draw", "card": card.code})
-            if card.is_royal:
-                self._place_royal(state, card, effects)
-                self._resolve(state, SUIT_COLUMN[card.suit], None, effects)
-            else:
-                state.current = card
+            self._draw(state, effects)
         elif kind == "reserve":
-            card = state.current
-            assert card is not None
-            state.current = None
+            card = self._take_current(state)
             state.reserve.append(card)
             effects.append({"type": "reserve", "card": card.code})
             self._resolve(state, None, None, effects)
-        elif kind == "attack" or kind == "continue":
-            c = move.column
+        elif kind == "attack":
             assert c is not None
-            if kind == "attack":
-                card = state.current
-                assert card is not None
-                state.current = None
-            else:
-                card = state.reserve.pop()
-            column = state.columns[c]
-            column.append(Entry(card, ATTACK))
-            state.changed(c)
-            state.progress = True
-            effects.append(
-                {
-                    "type": kind,
-                    "card": card.code,
-                    "column": COLUMNS[c],
-                    "target": column[_pretender_index(column)].card.code,
-                    "strength": self._strength(state, column, card),
-                }
-            )
-            self._resolve(state, c, card, effects)
+            self._attack(state, c, self._take_current(state), kind, effects)
+        elif kind == "continue":
+            assert c is not None
+            self._attack(state, c, state.reserve.pop(), kind, effects)
         elif kind == "joker":
-            c = move.column
             assert c is not None
-            source = self._joker_source(state)
-            if source == "hand":
-                joker = state.jokers_in_hand.pop(0)
-            elif source == "current":
-                joker = state.current  # type: ignore[assignment]
-                state.current = None
-            else:
-                joker = state.reserve.pop()
-            state.jokers_above[c] = joker
-            state.legal_cache = None
-            effects.append(
-                {"type": "joker", "card": joker.code, "column": COLUMNS[c], "from": source}
-            )
-            self._resolve(state, None, None, effects)
-        else:  # resign
+            self._place_joker(state, c, effects)
+        else:
             state.status = "lost"
             effects.append({"type": "resign"})
             effects.append({"type": "end", "result": "lost"})
             return
         self._settle_turn(state, effects)
+
+    @staticmethod
+    def _take_current(state: State) -> Card:
+        card = state.current
+        assert card is not None, "legal moves only place a current card that exists"
+        state.current = None
+        return card
+
+    def _draw(self, state: State, effects: list[Effect]) -> None:
+        card = state.stock.pop()
+        effects.append({"type": "draw", "card": card.code})
+        if card.is_royal:
+            self._place_royal(state, card, effects)
+            self._resolve(state, SUIT_COLUMN[card.suit], None, effects)
+        else:
+            state.current = card
+
+    def _attack(self, state: State, c: int, card: Card, kind: str, effects: list[Effect]) -> None:
+        """`attack` (from the current card) and `continue` (from the reserve) differ only there."""
+        column = state.columns[c]
+        column.append(Entry(card, ATTACK))
+        state.changed(c)
+        state.progress = True
+        p = _pretender_index(column)
+        target = column[p].card
+        attack, defense = _totals(column, p, state.options.ace_low_after_play, card)
+        effects.append(
+            {
+                "type": kind,
+                "card": card.code,
+                "column": COLUMNS[c],
+                "target": target.code,
+                "strength": RANK_VALUE[target.rank] - attack + defense,
+            }
+        )
+        self._resolve(state, c, card, effects)
+
+    def _place_joker(self, state: State, c: int, effects: list[Effect]) -> None:
+        source = self._joker_source(state)
+        if source == "hand":
+            joker = state.jokers_in_hand.pop(0)
+        elif source == "current":
+            joker = self._take_current(state)
+        else:
+            joker = state.reserve.pop()
+        state.jokers_above[c] = joker
+        effects.append({"type": "joker", "card": joker.code, "column": COLUMNS[c], "from": source})
+        self._resolve(state, None, None, effects)  # a Joker taken off the reserve uncovers a card
 
     def _place_royal(self, state: State, card: Card, effects: list[Effect]) -> None:
         c = SUIT_COLUMN[card.suit]
@@ -572,9 +582,10 @@ class RoyalAssassin(Ruleset[State, Move]):
         if not state.reserve:
             return None
         top = state.reserve[-1]
-        if top.rank not in NUMBER_RANKS or not _column_scan(state, SUIT_COLUMN[top.suit]).under_attack:
+        c = SUIT_COLUMN[top.suit] if top.rank in NUMBER_RANKS else -1
+        if c < 0 or not _column_scan(state, c).under_attack:
             return None
-        column = state.columns[SUIT_COLUMN[top.suit]]
+        column = state.columns[c]
         p = _pretender_index(column)
         attack, defense = _totals(column, p, state.options.ace_low_after_play, None)
         if attack == 0 or defense > attack:
@@ -619,6 +630,9 @@ class RoyalAssassin(Ruleset[State, Move]):
 
     def status(self, state: State) -> str:
         return state.status
+
+    def is_over(self, state: State) -> bool:
+        return state.status != "playing"  # asked several times per move: skip status()
 
     def outcome(self, state: State) -> Json | None:
         if state.status == "playing":

@@ -1,0 +1,119 @@
+"""The `court` command, driven through its main() as a shell would."""
+
+import io
+import json
+
+import pytest
+
+from handlers.cli import main
+from tests.test_deal import ROYAL_52
+
+
+def run(capsys, *argv, stdin=None, monkeypatch=None):
+    if stdin is not None:
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_deal_prints_the_vector(capsys):
+    code, out, _ = run(capsys, "deal", "royal-assassin", "--seed", "royal")
+    assert code == 0 and out.strip() == ROYAL_52
+
+
+def test_deal_with_jokers_option(capsys):
+    _, out, _ = run(capsys, "deal", "royal-assassin", "--seed", "royal",
+                    "--option", "jokers_in_deck=true")  # fmt: skip
+    assert len(out.split()) == 54
+
+
+def test_bad_option_and_seed_exit_2(capsys):
+    code, _, err = run(capsys, "deal", "royal-assassin", "--seed", "royal", "--option", "nope=1")
+    assert code == 2 and "nope: unknown option" in err
+    code, _, err = run(capsys, "deal", "royal-assassin", "--seed", "bad seed")
+    assert code == 2 and "seed" in err
+    code, _, err = run(
+        capsys, "deal", "royal-assassin", "--seed", "x", "--option", "setup_royals=13"
+    )
+    assert code == 2 and "at most 12" in err
+
+
+def test_replay_prints_the_final_view(capsys, tmp_path):
+    moves = tmp_path / "moves.json"
+    moves.write_text(json.dumps([{"type": "attack", "column": "hearts"}]))
+    code, out, _ = run(capsys, "replay", "royal-assassin", "--seed", "royal", "--moves", str(moves))
+    view = json.loads(out)
+    assert code == 0 and view["columns"]["hearts"][-1] == {"card": "6C", "role": "attack"}
+
+
+def test_replay_from_stdin_reports_an_illegal_move(capsys, monkeypatch):
+    moves = json.dumps(
+        [{"type": "attack", "column": "hearts"}, {"type": "attack", "column": "hearts"}]
+    )
+    code, out, err = run(capsys, "replay", "royal-assassin", "--seed", "royal", "--moves", "-",
+                         stdin=moves, monkeypatch=monkeypatch)  # fmt: skip
+    assert code == 1 and out == ""
+    assert err.startswith('move 1 {"type": "attack", "column": "hearts"} is illegal: ')
+    assert "legal moves: " in err and '"type": "draw"' in err
+
+
+def test_replay_batch_one_line_out_per_line_in(capsys, monkeypatch):
+    lines = [
+        {"ruleset": "royal-assassin", "seed": "royal", "moves": [{"type": "resign"}]},
+        {"ruleset": "royal-assassin", "seed": "royal", "options": {"recycle_reserve": True},
+         "moves": [{"type": "draw"}]},
+        {"ruleset": "chess", "seed": "x", "moves": []},
+    ]  # fmt: skip
+    text = "\n".join(json.dumps(x) for x in lines) + "\nnot json\n"
+    code, out, _ = run(capsys, "replay", "--batch", "-", stdin=text, monkeypatch=monkeypatch)
+    results = [json.loads(x) for x in out.splitlines()]
+    assert code == 0 and len(results) == 4
+    assert results[0]["ok"] and results[0]["view"]["status"] == "lost"
+    assert results[1]["ok"] is False and results[1]["index"] == 0
+    assert {"type": "attack", "column": "hearts"} in results[1]["legal_moves"]
+    assert results[2] == {"ok": False, "index": None, "legal_moves": [],
+                          "error": "unknown ruleset 'chess' (known: royal-assassin)"}  # fmt: skip
+    assert results[3]["ok"] is False and results[3]["index"] is None
+
+
+def test_simulate_ends_with_one_json_line(capsys):
+    code, out, err = run(
+        capsys, "simulate", "royal-assassin", "--games", "30", "--policy", "greedy"
+    )
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert code == 0
+    assert set(summary) >= {"ruleset", "games", "wins", "win_rate", "avg_score", "games_per_s"}
+    assert summary["games"] == 30 and summary["win_rate"] == summary["wins"] / 30
+    assert "100% 30/30" in err  # the progress bar
+
+
+def test_simulate_is_reproducible(capsys):
+    _, first, _ = run(capsys, "simulate", "royal-assassin", "--games", "20")
+    _, second, _ = run(capsys, "simulate", "royal-assassin", "--games", "20")
+    strip = lambda s: {k: v for k, v in json.loads(s).items() if k != "games_per_s"}  # noqa: E731
+    assert strip(first) == strip(second)
+
+
+def test_play_in_the_terminal(capsys, monkeypatch):
+    code, out, _ = run(capsys, "play", "royal-assassin", "--seed", "royal",
+                       stdin="9\n1\nq\n", monkeypatch=monkeypatch)  # fmt: skip
+    assert code == 0
+    assert "Pretender QH at 12" in out and "1) attack hearts" in out
+    assert "Type a number from 1 to 3." in out  # 9 is not a listed move
+    assert "Pretender QH at 6" in out  # after attacking with the Six of Clubs
+    assert "Left the game. Seed royal" in out
+
+
+def test_play_to_the_end(capsys, monkeypatch):
+    code, out, _ = run(capsys, "play", "royal-assassin", "--seed", "royal",
+                       stdin="1\n" * 200, monkeypatch=monkeypatch)  # fmt: skip
+    assert code == 0 and "Game over: " in out
+
+
+@pytest.mark.parametrize(
+    "argv", [["replay", "royal-assassin"], ["replay", "--batch", "-", "--seed", "x"]]
+)
+def test_replay_usage_errors(capsys, argv):
+    code, _, err = run(capsys, *argv)
+    assert code == 2 and err.startswith("court: ")
