@@ -235,6 +235,33 @@ def _ask(count: int) -> int | None:
         sys.stdout.write(f"Type a number from 1 to {count}.\n")
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    import logging
+
+    from waitress import serve
+
+    from handlers.app import create_app
+    from handlers.config import Settings, build_service
+
+    env = Settings.from_env()
+    settings = Settings(
+        store=args.store or env.store,
+        db=args.db or env.db,
+        table=args.table or env.table,
+        endpoint_url=args.endpoint_url or env.endpoint_url,
+        region=env.region,
+        cors_origins=tuple(args.cors_origins.split(",")) if args.cors_origins else env.cors_origins,
+        create_table=args.create_table,
+    )
+    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    app = create_app(build_service(settings), cors_origins=list(settings.cors_origins))
+    where = settings.db if settings.store == "sqlite" else settings.table
+    print(f"Royal Court API on http://{args.host}:{args.port} ({settings.store}: {where}); "
+          f"docs at /docs", file=sys.stderr, flush=True)  # fmt: skip
+    serve(app, host=args.host, port=args.port, threads=args.threads, ident="royal-court")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="court", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
@@ -276,6 +303,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed")
     add_options(p)
     p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("serve", help="serve the HTTP API (waitress)")
+    p.add_argument("--host", default="127.0.0.1")
+    p.add_argument("--port", type=int, default=8000)
+    p.add_argument("--store", choices=["sqlite", "dynamodb"], help="default: sqlite")
+    p.add_argument("--db", help="SQLite file (default ./court.db, or ROYAL_DB)")
+    p.add_argument("--table", help="DynamoDB table (default royal-court, or ROYAL_TABLE)")
+    p.add_argument("--endpoint-url", help="DynamoDB endpoint, e.g. DynamoDB Local")
+    p.add_argument("--create-table", action="store_true", help="create the DynamoDB table")
+    p.add_argument("--cors-origins", help="comma-separated allowed origins (default *)")
+    p.add_argument("--threads", type=int, default=8)
+    p.set_defaults(func=cmd_serve)
     return parser  # fmt: skip
 
 

@@ -1,0 +1,228 @@
+"""Marshmallow schemas: they validate request bodies and, through apispec, document every body.
+
+Request schemas refuse unknown fields and loose types (an integer must be a JSON integer, not
+`1.0`, `"1"` or `true`). Response schemas are documentation: the handlers return plain JSON
+built by the service.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import RAISE, Schema, ValidationError, fields, validate
+
+from domain.options import OptionSpec
+from domain.registry import AnyRuleset
+
+SEED_REGEX = r"^[A-Za-z0-9._:-]{1,128}$"
+
+
+class StrictInteger(fields.Integer):
+    """A JSON integer and nothing else: marshmallow's strict mode still lets booleans in."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValidationError("Not a valid integer.")
+        result: int = super()._deserialize(value, attr, data, **kwargs)
+        return result
+
+
+class StrictSchema(Schema):
+    class Meta:
+        unknown = RAISE
+
+
+# ---- requests -------------------------------------------------------------------------------
+
+
+class CreateGameRequest(StrictSchema):
+    ruleset = fields.String(required=True, metadata={"example": "royal-assassin"})
+    options = fields.Dict(
+        keys=fields.String(),
+        load_default=dict,
+        metadata={
+            "description": "Ruleset options; omitted ones take their defaults.",
+            "example": {"recycle_reserve": True},
+        },
+    )
+    seed = fields.String(
+        validate=validate.Regexp(SEED_REGEX),
+        metadata={
+            "description": "Choose the seed to share a deal: it is then visible to everyone "
+            "from the start. Omit it for a secret seed, revealed when the game is over.",
+            "example": "daily-2026-11-22",
+        },
+    )
+
+
+class MoveRequest(StrictSchema):
+    version = StrictInteger(
+        required=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "The number of moves the client has seen.", "example": 0},
+    )
+    move = fields.Dict(
+        keys=fields.String(),
+        required=True,
+        metadata={
+            "description": "A move of the game's ruleset, as listed in the view's legal_moves.",
+            "example": {"type": "attack", "column": "hearts"},
+        },
+    )
+
+
+# ---- responses ------------------------------------------------------------------------------
+
+
+class Outcome(Schema):
+    result = fields.String(required=True, metadata={"example": "won"})
+    score = fields.Integer(required=True, metadata={"example": 251})
+
+
+class Game(Schema):
+    id = fields.String(required=True, metadata={"example": "3q2t0Jx8u1kZbH9sWcR4Ag"})
+    ruleset = fields.String(required=True, metadata={"example": "royal-assassin"})
+    options = fields.Dict(required=True)
+    version = fields.Integer(required=True, metadata={"description": "Moves played so far."})
+    status = fields.String(required=True, metadata={"example": "playing"})
+    seed_commitment = fields.String(
+        required=True,
+        metadata={"description": "Hex SHA-256 of the seed, published before play."},
+    )
+    seed_known = fields.Boolean(
+        required=True, metadata={"description": "True when the client chose the seed."}
+    )
+    created_at = fields.String(required=True, metadata={"example": "2026-11-22T03:25:59.123Z"})
+    outcome = fields.Dict(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Null while playing; at least {result, score} once over."},
+    )
+    seed = fields.String(
+        metadata={"description": "Present only when the client chose it or the game is over."}
+    )
+
+
+View = fields.Dict(
+    required=True,
+    metadata={"description": "Everything the seat may see (the ruleset's view); never the "
+              "stock order, another seat's cards or an unrevealed seed."},
+)  # fmt: skip
+
+
+class CreatedGame(Schema):
+    game = fields.Nested(Game, required=True)
+    token = fields.String(
+        required=True,
+        metadata={"description": "Seat 0's secret: send it as `Authorization: Bearer <token>`."},
+    )
+    view = View
+
+
+class GameWithView(Schema):
+    game = fields.Nested(Game, required=True)
+    view = View
+
+
+class MoveResult(Schema):
+    game = fields.Nested(Game, required=True)
+    view = View
+    effects = fields.List(
+        fields.Dict(),
+        required=True,
+        metadata={"description": "What the move set off, in order (cards drawn, defenses "
+                  "pulled, kills, cancels, forced moves), for clients to animate."},
+    )  # fmt: skip
+
+
+class LoggedMove(Schema):
+    seq = fields.Integer(required=True)
+    seat = fields.Integer(required=True)
+    move = fields.Dict(required=True)
+    at = fields.String(required=True)
+    hash = fields.String(
+        required=True,
+        metadata={"description": "SHA-256(previous hash + canonical JSON of {seq, seat, move})."},
+    )
+
+
+class MoveLog(Schema):
+    moves = fields.List(fields.Nested(LoggedMove), required=True)
+
+
+class OptionDescription(Schema):
+    name = fields.String(required=True)
+    type = fields.String(required=True, metadata={"example": "boolean"})
+    default = fields.Raw(required=True, allow_none=True)
+    description = fields.String(required=True)
+    nullable = fields.Boolean(required=True)
+    minimum = fields.Integer()
+    maximum = fields.Integer()
+
+
+class Seats(Schema):
+    min = fields.Integer(required=True)
+    max = fields.Integer(required=True)
+
+
+class RulesetDescription(Schema):
+    id = fields.String(required=True)
+    title = fields.String(required=True)
+    seats = fields.Nested(Seats, required=True)
+    options = fields.List(fields.Nested(OptionDescription), required=True)
+
+
+class RulesetList(Schema):
+    rulesets = fields.List(fields.Nested(RulesetDescription), required=True)
+
+
+class Health(Schema):
+    status = fields.String(required=True, metadata={"example": "ok"})
+
+
+class Problem(Schema):
+    """RFC 9457 problem details, with the extension members each error adds."""
+
+    type = fields.String(
+        required=True, metadata={"example": "urn:royal-court:problem:illegal-move"}
+    )
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String()
+    errors = fields.Dict(metadata={"description": "Field -> messages, for invalid bodies."})
+    current_version = fields.Integer(metadata={"description": "On a stale version (409)."})
+    reason = fields.String(metadata={"description": "Why a move is illegal (422)."})
+    legal_moves = fields.List(fields.Dict(), metadata={"description": "On an illegal move."})
+
+
+# ---- per-ruleset documentation, generated from each ruleset's option specs -------------------
+
+
+def _option_field(spec: OptionSpec) -> fields.Field[Any]:
+    meta = {"description": spec.description}
+    kwargs: dict[str, Any] = {"allow_none": spec.nullable, "load_default": spec.default,
+                              "metadata": meta}  # fmt: skip
+    if spec.kind == "boolean":
+        return fields.Boolean(**kwargs)
+    if spec.kind == "integer":
+        return StrictInteger(validate=validate.Range(min=spec.minimum, max=spec.maximum),
+                             **kwargs)  # fmt: skip
+    return fields.String(**kwargs)
+
+
+def create_game_variant(ruleset: AnyRuleset) -> type[Schema]:
+    """The exact create-game body of one ruleset: its id, its options, nothing else."""
+    name = "".join(part.title() for part in ruleset.id.split("-"))
+    options = Schema.from_dict(
+        {spec.name: _option_field(spec) for spec in ruleset.option_specs},
+        name=f"{name}Options",
+    )
+    options.Meta.unknown = RAISE
+    return Schema.from_dict(
+        {
+            "ruleset": fields.String(required=True, validate=validate.OneOf([ruleset.id])),
+            "options": fields.Nested(options),
+            "seed": fields.String(validate=validate.Regexp(SEED_REGEX)),
+        },
+        name=f"Create{name}Game",
+    )
