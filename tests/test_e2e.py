@@ -1,0 +1,120 @@
+"""End to end: a real `court serve` (waitress) process, spoken to over loopback HTTP."""
+
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+from tests.stores import FAKE_CREDENTIALS, ROOT, _free_port, fresh_table_name
+
+
+@contextlib.contextmanager
+def server(*args, env=None):
+    port = _free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "handlers.cli", "serve", "--port", str(port), *args],
+        cwd=ROOT, env={**os.environ, **(env or {})},
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                urllib.request.urlopen(base + "/healthz", timeout=1)
+                break
+            except OSError as e:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(proc.stderr.read() if proc.stderr else "no server") from e
+                time.sleep(0.1)
+        yield base, proc
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def call(base, method, path, body=None, token=None, raw=None, headers=None):
+    data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
+    request = urllib.request.Request(base + path, data=data, method=method,
+                                     headers={"Content-Type": "application/json",
+                                              **(headers or {})})  # fmt: skip
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, dict(response.headers), json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as e:
+        return e.code, dict(e.headers), json.loads(e.read() or b"null")
+
+
+def play_through(base):
+    status, headers, created = call(base, "POST", "/v1/games",
+                                    {"ruleset": "royal-assassin", "seed": "royal"})  # fmt: skip
+    assert status == 201 and headers["Location"].startswith("/v1/games/")
+    gid, token = created["game"]["id"], created["token"]
+    status, _, body = call(base, "GET", f"/v1/games/{gid}", token=token)
+    assert status == 200 and body["view"]["current"] == "6C"
+    move = {"version": 0, "move": {"type": "attack", "column": "hearts"}}
+    assert call(base, "POST", f"/v1/games/{gid}/moves", move, token)[0] == 201
+    status, _, problem = call(base, "POST", f"/v1/games/{gid}/moves", move, token)
+    assert status == 409 and problem["current_version"] == 1
+    status, _, problem = call(base, "POST", f"/v1/games/{gid}/moves",
+                              {"version": 1, "move": {"type": "reserve"}}, token)  # fmt: skip
+    assert status == 422 and problem["legal_moves"]
+    return gid, token
+
+
+def test_sqlite_server(tmp_path):
+    with server("--db", str(tmp_path / "court.db")) as (base, proc):
+        gid, token = play_through(base)
+        big = b'{"version": 1, "move": {"type": "draw", "pad": "' + b"x" * 20000 + b'"}}'
+        status, _, problem = call(base, "POST", f"/v1/games/{gid}/moves", raw=big, token=token)
+        assert status == 413 and problem["status"] == 413
+        # Racing clients on one version: exactly one wins.
+        results = []
+        barrier = threading.Barrier(10)
+
+        def racer():
+            barrier.wait()
+            results.append(call(base, "POST", f"/v1/games/{gid}/moves",
+                                {"version": 1, "move": {"type": "draw"}}, token)[0])  # fmt: skip
+
+        threads = [threading.Thread(target=racer) for _ in range(10)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(results) == [201] + [409] * 9
+        status, _, log = call(base, "GET", f"/v1/games/{gid}/moves")
+        assert [m["seq"] for m in log["moves"]] == [1, 2]
+        status, headers, _ = call(base, "OPTIONS", "/v1/games", headers={
+            "Origin": "https://play.example", "Access-Control-Request-Method": "POST"})  # fmt: skip
+        assert headers.get("Access-Control-Allow-Origin") in ("*", "https://play.example")
+    stderr = proc.stderr.read()
+    lines = [json.loads(x) for x in stderr.splitlines() if x.startswith("{")]
+    assert any(x["path"] == f"/v1/games/{gid}/moves" and x["status"] == 409 for x in lines)
+    assert all({"method", "path", "status", "ms", "game_id"} <= set(x) for x in lines)
+
+
+def test_dynamodb_local_server(dynamodb_local_endpoint):
+    table = fresh_table_name()
+    args = ("--store", "dynamodb", "--endpoint-url", dynamodb_local_endpoint, "--table", table,
+            "--create-table")  # fmt: skip
+    with server(*args, env=FAKE_CREDENTIALS) as (base, _):
+        play_through(base)
+
+
+@pytest.mark.parametrize("path", ["/openapi.yaml", "/docs/"])
+def test_docs_are_served(tmp_path, path):
+    with (
+        server("--db", str(tmp_path / "court.db")) as (base, _),
+        urllib.request.urlopen(base + path, timeout=5) as response,
+    ):
+        assert response.status == 200
