@@ -45,6 +45,34 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
+def running(command: list[str], ready, timeout: float, **popen_args):
+    """Run `command` until the block ends, once `ready()` says it is serving."""
+    proc = subprocess.Popen(command, **popen_args)
+    try:
+        deadline = time.monotonic() + timeout
+        while not ready():
+            if proc.poll() is not None or time.monotonic() > deadline:
+                err = proc.stderr.read() if proc.stderr else ""
+                raise RuntimeError(f"{command[0]} did not start: {err}")
+            time.sleep(0.1)
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def listening(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), 0.5):
+            return True
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
 def dynamodb_local():
     """Start DynamoDB Local in memory; yield its endpoint URL; stop it."""
     lib = dynamodb_local_dir()
@@ -55,28 +83,14 @@ def dynamodb_local():
             pytest.fail(message)
         pytest.skip(message)
     port = _free_port()
-    workdir = tempfile.mkdtemp(prefix="dynamodb-local-")  # it writes a metadata file where it runs
-    proc = subprocess.Popen(
-        [java, f"-Djava.library.path={lib}/DynamoDBLocal_lib", "-jar",
-         f"{lib}/DynamoDBLocal.jar", "-inMemory", "-port", str(port)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=workdir,
-    )  # fmt: skip
-    endpoint = f"http://127.0.0.1:{port}"
+    command = [java, f"-Djava.library.path={lib}/DynamoDBLocal_lib", "-jar",
+               f"{lib}/DynamoDBLocal.jar", "-inMemory", "-port", str(port)]  # fmt: skip
+    workdir = tempfile.mkdtemp(prefix="dynamodb-local-")  # it writes a metadata file there
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
-                break
-            if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("DynamoDB Local did not start")
-            time.sleep(0.2)
-        yield endpoint
+        with running(command, lambda: listening(port), 60, cwd=workdir,
+                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):  # fmt: skip
+            yield f"http://127.0.0.1:{port}"
     finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
         shutil.rmtree(workdir, ignore_errors=True)
 
 

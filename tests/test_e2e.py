@@ -6,38 +6,31 @@ import os
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 
 import pytest
 
-from tests.stores import FAKE_CREDENTIALS, ROOT, _free_port, fresh_table_name
+from tests.stores import FAKE_CREDENTIALS, ROOT, _free_port, fresh_table_name, running
 
 
 @contextlib.contextmanager
 def server(*args, env=None):
+    """A real `court serve` on a free port: yields its base URL and process."""
     port = _free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "handlers.cli", "serve", "--port", str(port), *args],
-        cwd=ROOT, env={**os.environ, **(env or {})},
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-    )  # fmt: skip
     base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(base + "/healthz", timeout=1)
-                break
-            except OSError as e:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(proc.stderr.read() if proc.stderr else "no server") from e
-                time.sleep(0.1)
+
+    def healthy():
+        try:
+            with urllib.request.urlopen(base + "/healthz", timeout=1):
+                return True
+        except OSError:
+            return False
+
+    command = [sys.executable, "-m", "handlers.cli", "serve", "--port", str(port), *args]
+    with running(command, healthy, 30, cwd=ROOT, env={**os.environ, **(env or {})},
+                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:  # fmt: skip
         yield base, proc
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 def call(base, method, path, body=None, token=None, raw=None, headers=None):
