@@ -286,12 +286,12 @@ class RoyalAssassin(Ruleset[State, Move]):
             raise IllegalMove('a move is a JSON object such as {"type": "draw"}')
         kind = move.get("type")
         if kind in _PLAIN_MOVES:
-            if set(move) != {"type"}:
+            if len(move) != 1:
                 raise IllegalMove(f"a {kind} move has no other fields")
             return _PLAIN_MOVES[kind]
         if kind in _COLUMN_MOVES:
             column = move.get("column")
-            if set(move) != {"type", "column"} or column not in COLUMN_INDEX:
+            if len(move) != 2 or column not in COLUMN_INDEX:
                 raise IllegalMove(
                     f"a {kind} move needs exactly a column, one of {', '.join(COLUMNS)}"
                 )
