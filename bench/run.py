@@ -79,6 +79,45 @@ def bench_rules() -> list[tuple[str, str, str]]:
     return rows
 
 
+def bench_adaman() -> list[tuple[str, str, str]]:
+    from domain.games.adaman import Adaman
+    from domain.games.adaman_solver import solve_deal
+
+    rows = []
+    per_s, _, _ = _rate("adaman", "random", 3000)
+    rows.append(("adaman random games/s (1 core)", f"{per_s:,.0f}", ">= 2,000"))
+    for policy, games in (("random", 3000), ("greedy", 2000), ("best", 1000)):
+        ruleset = get_ruleset("adaman")
+        started = time.perf_counter()
+        results = list(simulate(ruleset, games, policy, seed_prefix="bench"))
+        elapsed = time.perf_counter() - started
+        wins = sum(r.outcome["result"] == "won" for r in results)
+        utterly = sum(r.outcome["result"] == "lost_utterly" for r in results)
+        low, high = wilson_interval(wins, games)
+        rows.append(
+            (
+                f"adaman {policy} win rate ({games} deals)",
+                f"{wins / games:.2%} [{low:.2%}, {high:.2%}], lost utterly "
+                f"{utterly / games:.1%}, {games / elapsed:,.0f} games/s",
+                ">= 3 %" if policy == "best" else "",
+            )
+        )
+    adaman = Adaman()
+    solutions = [solve_deal(adaman, f"solve-{i}", None, 100_000) for i in range(30)]
+    times = sorted(s.seconds for s in solutions)
+    won = sum(s.complete and s.winnable for s in solutions)
+    lost = sum(s.complete and not s.winnable for s in solutions)
+    rows.append(
+        (
+            "adaman solver, 30 deals, budget 100,000 positions",
+            f"winnable {won}, unwinnable {lost}, unknown {30 - won - lost}; median "
+            f"{statistics.median(times):.2f} s, p99 {_pct(times, 0.99):.2f} s",
+            "",
+        )
+    )
+    return rows
+
+
 def stalling_log(ruleset_id: str, seed: str, options: dict[str, object], moves: int) -> list[Json]:
     """A long Royal Assassin log: one attack per pass through the stock (so the reserve keeps
     being recycled), the reserve otherwise. Real legal play, just slow on purpose."""
@@ -112,8 +151,9 @@ def _seed_game(
     game_id, previous = snap.game["id"], snap.game["seed_commitment"]
     for seq, move in enumerate(moves, start=1):
         digest = move_hash(previous, seq, 0, move)
-        store.append(game_id, seq - 1, MoveEvent(seq, 0, move, "2026-01-01T00:00:00.000Z",
-                                                 digest), None)  # fmt: skip
+        store.append(
+            game_id, seq - 1, MoveEvent(seq, 0, move, "2026-01-01T00:00:00.000Z", digest), None
+        )
         previous = digest
     assert snap.token is not None
     return game_id, snap.token
@@ -143,20 +183,25 @@ def bench_service() -> list[tuple[str, str, str]]:
             for game_id, token in games:
                 body = {"version": n, "move": log[n]}
                 started = time.perf_counter()
-                r = client.post(f"/v1/games/{game_id}/moves", json=body,
-                                headers={"Authorization": f"Bearer {token}"})  # fmt: skip
+                r = client.post(
+                    f"/v1/games/{game_id}/moves",
+                    json=body,
+                    headers={"Authorization": f"Bearer {token}"},
+                )
                 posts.append(time.perf_counter() - started)
                 assert r.status_code == 201, r.json
             prefix = [(0, m) for m in log[:n]]
             replay = min(_timings(lambda p=prefix: ruleset.replay(seed, options, p), 20))
             for label, samples in (("GET game", gets), ("POST move", posts)):
                 median = statistics.median(samples)
-                rows.append((
-                    f"{label}, {n} moves, SQLite, in process",
-                    f"median {median * 1e3:.2f} ms, p99 {_pct(samples, 0.99) * 1e3:.2f} ms, "
-                    f"replay {replay / median:.0%}",
-                    "",
-                ))  # fmt: skip
+                rows.append(
+                    (
+                        f"{label}, {n} moves, SQLite, in process",
+                        f"median {median * 1e3:.2f} ms, p99 {_pct(samples, 0.99) * 1e3:.2f} ms, "
+                        f"replay {replay / median:.0%}",
+                        "",
+                    )
+                )
     rows.append(_dynamodb_requests_per_move())
     rows.append(_import_time())
     return rows
@@ -191,13 +236,19 @@ def _dynamodb_requests_per_move() -> tuple[str, str, str]:
         assert app.post(path, json=move, headers=headers).status_code == 201
         plain = dict(calls)
         calls.clear()
-        assert app.post(path, json={"version": 1, "move": {"type": "resign"}},
-                        headers=headers).status_code == 201  # fmt: skip
+        assert (
+            app.post(
+                path, json={"version": 1, "move": {"type": "resign"}}, headers=headers
+            ).status_code
+            == 201
+        )
         finishing = dict(calls)
     describe = lambda c: ", ".join(f"{v} {k}" for k, v in sorted(c.items()))  # noqa: E731
-    return ("DynamoDB requests per move (moto, botocore hooks)",
-            f"move: {describe(plain)}; finishing move: {describe(finishing)}",
-            "1 read + 1 write")  # fmt: skip
+    return (
+        "DynamoDB requests per move (moto, botocore hooks)",
+        f"move: {describe(plain)}; finishing move: {describe(finishing)}",
+        "1 read + 1 write",
+    )
 
 
 def _import_time() -> tuple[str, str, str]:
@@ -224,9 +275,12 @@ def _import_time() -> tuple[str, str, str]:
 
     deps = best("import flask, marshmallow, boto3, apig_wsgi, flask_cors, flask_swagger_ui")
     handler = best("import handlers.lambda_handler")
-    return ("Lambda handler import (cold start)",
-            f"{handler * 1e3:.0f} ms; its dependencies alone {deps * 1e3:.0f} ms "
-            f"(+{(handler - deps) * 1e3:.0f} ms for the app)", "")  # fmt: skip
+    return (
+        "Lambda handler import (cold start)",
+        f"{handler * 1e3:.0f} ms; its dependencies alone {deps * 1e3:.0f} ms "
+        f"(+{(handler - deps) * 1e3:.0f} ms for the app)",
+        "",
+    )
 
 
 def print_table(rows: list[tuple[str, str, str]]) -> None:
@@ -241,7 +295,7 @@ def print_table(rows: list[tuple[str, str, str]]) -> None:
 
 
 def main() -> None:
-    print_table(bench_rules() + bench_service())
+    print_table(bench_rules() + bench_adaman() + bench_service())
 
 
 if __name__ == "__main__":

@@ -52,9 +52,21 @@ def greedy_policy(rng: DealRandom) -> Policy:
     return choose
 
 
+def best_policy(rng: DealRandom) -> Policy:
+    """The ruleset's own expert where it has one (it sees what the seat sees), else greedy."""
+    greedy = greedy_policy(rng)
+
+    def choose(ruleset: Ruleset[Any, Any], state: Any, seat: int, legal: list[Json]) -> Json:
+        move = ruleset.expert_move(state, seat, rng)
+        return move if move is not None else greedy(ruleset, state, seat, legal)
+
+    return choose
+
+
 POLICIES: dict[str, Callable[[DealRandom], Policy]] = {
     "random": random_policy,
     "greedy": greedy_policy,
+    "best": best_policy,
 }
 
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from domain.games.adaman import Adaman
 from domain.games.royal_assassin import RoyalAssassin
 from domain.ruleset import Ruleset
 
 AnyRuleset = Ruleset[Any, Any]
 
-RULESETS: dict[str, AnyRuleset] = {r.id: r for r in (RoyalAssassin(),)}
+RULESETS: dict[str, AnyRuleset] = {r.id: r for r in (RoyalAssassin(), Adaman())}
 
 
 class UnknownRuleset(KeyError):

@@ -15,7 +15,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeVar
 
-from domain.deal import check_seed
+from domain.deal import DealRandom, check_seed
 from domain.options import OptionSpec, OptionValue, validate_options
 
 Json = dict[str, Any]
@@ -140,15 +140,14 @@ class Ruleset(ABC, Generic[S, M]):
     def preview(self, state: S, seat: int, move: object) -> S:
         """The state right after `move` alone, before any forced move reveals more cards.
 
-        A move that would reveal a hidden card is not played at all, so bots judging moves on
-        this can never peek at the stock.
+        Only the part of the move that reveals no hidden card is played, so bots judging
+        moves on this can never peek at the stock.
         """
         typed = self._parse_move(move)
         if typed not in self._legal(state, seat):
             raise IllegalMove(self._why_illegal(state, seat, typed))
         new_state = state.copy()
-        if not self._reveals_hidden(typed):
-            self._play(new_state, seat, typed, [])
+        self._play_visible(new_state, seat, typed)
         return new_state
 
     @abstractmethod
@@ -165,6 +164,10 @@ class Ruleset(ABC, Generic[S, M]):
     @abstractmethod
     def view(self, state: S, seat: int | None) -> Json:
         """Everything `seat` may see and nothing else; `None` is a spectator."""
+
+    def expert_move(self, state: S, seat: int, rng: DealRandom) -> Json | None:
+        """A strong move chosen from what `seat` can see, for games that have such a bot."""
+        return None
 
     def heuristic(self, state: S, seat: int) -> float:
         """How good `state` looks to `seat`, from what it can see: the greedy bot's guide."""
@@ -192,9 +195,12 @@ class Ruleset(ABC, Generic[S, M]):
     @abstractmethod
     def _why_illegal(self, state: S, seat: int, move: M) -> str: ...
 
-    def _reveals_hidden(self, move: M) -> bool:
-        """Whether playing `move` shows a card nobody has seen yet (so `preview` must not)."""
-        return False
+    def _play_visible(self, state: S, seat: int, move: M) -> None:
+        """Play as much of `move` as reveals no hidden card (what `preview` shows a bot).
+
+        By default the whole move; a game whose moves turn up cards stops before they do.
+        """
+        self._play(state, seat, move, [])
 
     @abstractmethod
     def _play(self, state: S, seat: int, move: M, effects: list[Effect]) -> None:

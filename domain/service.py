@@ -82,8 +82,10 @@ class GameService:
         seat = self._seat(stored.record, token) if token is not None else None
         ruleset = get_ruleset(stored.record.ruleset)
         state = self._replay(ruleset, stored, stored.version)
-        return Snapshot(self._game_json(ruleset, stored.record, stored.version, state),
-                        ruleset.view(state, seat))  # fmt: skip
+        return Snapshot(
+            self._game_json(ruleset, stored.record, stored.version, state),
+            ruleset.view(state, seat),
+        )
 
     def moves(self, game_id: str) -> list[Json]:
         stored = self._load(game_id)
@@ -151,8 +153,9 @@ class GameService:
         transition = ruleset.apply(state, seat, move)  # IllegalMove: nothing is appended
         seq = version + 1
         previous = stored.moves[-1].hash if stored.moves else stored.record.seed_commitment
-        event = MoveEvent(seq, seat, move, self.clock(), move_hash(previous, seq, seat, move),
-                          idempotency_key)  # fmt: skip
+        event = MoveEvent(
+            seq, seat, move, self.clock(), move_hash(previous, seq, seat, move), idempotency_key
+        )
         new_state = transition.state
         finish = None
         if ruleset.is_over(new_state):

@@ -61,8 +61,11 @@ class Problem(Exception):
         self.extra = extra
 
     def response(self) -> Response:
-        body: dict[str, Any] = {"type": PROBLEM_TYPE + self.slug, "title": self.title,
-                                "status": self.status}  # fmt: skip
+        body: dict[str, Any] = {
+            "type": PROBLEM_TYPE + self.slug,
+            "title": self.title,
+            "status": self.status,
+        }
         if self.detail:
             body["detail"] = self.detail
         body.update(self.extra)
@@ -78,8 +81,13 @@ def _problem_for(error: Exception) -> Problem:
         return error
     if isinstance(error, ValidationError):
         messages = error.messages if isinstance(error.messages, dict) else {"_": error.messages}
-        return Problem(422, "invalid-body", "The request body is not valid",
-                       "see `errors` for each field", errors=messages)  # fmt: skip
+        return Problem(
+            422,
+            "invalid-body",
+            "The request body is not valid",
+            "see `errors` for each field",
+            errors=messages,
+        )
     if isinstance(error, InvalidOptions):
         return Problem(422, "invalid-options", "Invalid options", str(error), errors=error.errors)
     if isinstance(error, InvalidSeed):
@@ -87,31 +95,54 @@ def _problem_for(error: Exception) -> Problem:
     if isinstance(error, UnknownRuleset):
         return Problem(422, "unknown-ruleset", "Unknown ruleset", str(error))
     if isinstance(error, IllegalMove):
-        return Problem(422, "illegal-move", "Illegal move", error.reason, reason=error.reason,
-                       legal_moves=error.legal_moves)  # fmt: skip
+        return Problem(
+            422,
+            "illegal-move",
+            "Illegal move",
+            error.reason,
+            reason=error.reason,
+            legal_moves=error.legal_moves,
+        )
     if isinstance(error, IdempotencyMismatch):
         return Problem(422, "idempotency-key-reused", "Idempotency-Key reused", str(error))
     if isinstance(error, GameNotFound):
         return Problem(404, "game-not-found", "No such game", str(error))
     if isinstance(error, Unauthenticated):
-        return Problem(401, "token-required", "Token required", str(error),
-                       headers={"WWW-Authenticate": 'Bearer realm="royal-court"'})  # fmt: skip
+        return Problem(
+            401,
+            "token-required",
+            "Token required",
+            str(error),
+            headers={"WWW-Authenticate": 'Bearer realm="royal-court"'},
+        )
     if isinstance(error, Forbidden):
         return Problem(403, "wrong-token", "Not a token of this game", str(error))
     if isinstance(error, StaleVersion):
-        return Problem(409, "stale-version", "Stale version",
-                       f"the game is at version {error.current_version}; reload and retry",
-                       current_version=error.current_version)  # fmt: skip
+        return Problem(
+            409,
+            "stale-version",
+            "Stale version",
+            f"the game is at version {error.current_version}; reload and retry",
+            current_version=error.current_version,
+        )
     if isinstance(error, GameFinished):
         return Problem(409, "game-finished", "The game is over", str(error))
     if isinstance(error, StoreUnavailable):
-        return Problem(503, "store-unavailable", "Temporarily unavailable",
-                       "the game store is busy; retry shortly",
-                       headers={"Retry-After": str(error.retry_after)})  # fmt: skip
+        return Problem(
+            503,
+            "store-unavailable",
+            "Temporarily unavailable",
+            "the game store is busy; retry shortly",
+            headers={"Retry-After": str(error.retry_after)},
+        )
     if isinstance(error, HTTPException):
         code = error.code or 500
-        slug = {400: "malformed-request", 404: "not-found", 405: "method-not-allowed",
-                413: "body-too-large"}.get(code, "http-error")  # fmt: skip
+        slug = {
+            400: "malformed-request",
+            404: "not-found",
+            405: "method-not-allowed",
+            413: "body-too-large",
+        }.get(code, "http-error")
         problem = Problem(code, slug, error.name, error.description)
         if code == 405 and error.get_headers():
             problem.headers.update({k: v for k, v in error.get_headers() if k == "Allow"})
@@ -123,8 +154,12 @@ def _problem_for(error: Exception) -> Problem:
 def _json_body() -> Any:
     data = request.get_data(cache=True)  # raises 413 past MAX_CONTENT_LENGTH
     if len(data) > MAX_BODY_BYTES:
-        raise Problem(413, "body-too-large", "Request body too large",
-                      f"bodies are limited to {MAX_BODY_BYTES} bytes")  # fmt: skip
+        raise Problem(
+            413,
+            "body-too-large",
+            "Request body too large",
+            f"bodies are limited to {MAX_BODY_BYTES} bytes",
+        )
     if not data.strip():
         raise Problem(400, "malformed-json", "Malformed JSON", "a JSON body is required")
     try:
@@ -146,8 +181,12 @@ def _bearer_token() -> str | None:
 def _idempotency_key() -> str | None:
     key = request.headers.get("Idempotency-Key")
     if key is not None and not (1 <= len(key) <= 255 and key.isprintable()):
-        raise Problem(400, "bad-idempotency-key", "Bad Idempotency-Key",
-                      "an Idempotency-Key is 1 to 255 printable characters")  # fmt: skip
+        raise Problem(
+            400,
+            "bad-idempotency-key",
+            "Bad Idempotency-Key",
+            "an Idempotency-Key is 1 to 255 printable characters",
+        )
     return key
 
 
@@ -191,10 +230,17 @@ def create_app(
         started = g.get("started")
         elapsed = (time.perf_counter() - started) * 1000 if started else 0.0
         game_id = (request.view_args or {}).get("game_id")
-        access_log.info(json.dumps({
-            "method": request.method, "path": request.path, "status": response.status_code,
-            "ms": round(elapsed, 2), "game_id": game_id,
-        }))  # fmt: skip
+        access_log.info(
+            json.dumps(
+                {
+                    "method": request.method,
+                    "path": request.path,
+                    "status": response.status_code,
+                    "ms": round(elapsed, 2),
+                    "game_id": game_id,
+                }
+            )
+        )
         return response
 
     @app.get("/healthz")
@@ -234,8 +280,7 @@ def create_app(
         body = _move_schema.load(_json_body())
         snap = service.play(game_id, token, body["version"], body["move"], key)
         headers = {"ETag": _etag(snap.game["version"])}
-        return _json({"game": snap.game, "view": snap.view, "effects": snap.effects}, 201,
-                     headers)  # fmt: skip
+        return _json({"game": snap.game, "view": snap.view, "effects": snap.effects}, 201, headers)
 
     @app.get("/v1/games/<game_id>/moves")
     def moves(game_id: str) -> Response:

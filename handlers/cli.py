@@ -256,9 +256,71 @@ def cmd_serve(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     app = create_app(build_service(settings), cors_origins=list(settings.cors_origins))
     where = settings.db if settings.store == "sqlite" else settings.table
-    print(f"Royal Court API on http://{args.host}:{args.port} ({settings.store}: {where}); "
-          f"docs at /docs", file=sys.stderr, flush=True)  # fmt: skip
+    print(
+        f"Royal Court API on http://{args.host}:{args.port} ({settings.store}: {where}); "
+        f"docs at /docs",
+        file=sys.stderr,
+        flush=True,
+    )
     serve(app, host=args.host, port=args.port, threads=args.threads, ident="royal-court")
+    return 0
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    from domain.games.adaman import Adaman
+    from domain.games.adaman_solver import solve_deal
+
+    ruleset = get_ruleset(args.ruleset)
+    if not isinstance(ruleset, Adaman):
+        raise UsageError(f"no solver for {ruleset.id} (solvable: adaman)")
+    options = _options(args.option)
+    budget = args.budget or None
+    if args.seed is not None:
+        solution = solve_deal(ruleset, args.seed, options, budget)
+        print(
+            json.dumps(
+                {
+                    "ruleset": ruleset.id,
+                    "seed": args.seed,
+                    "winnable": solution.winnable if solution.complete else None,
+                    "complete": solution.complete,
+                    "nodes": solution.nodes,
+                    "seconds": round(solution.seconds, 3),
+                    "line": solution.line,
+                }
+            )
+        )
+        return 0
+    if not args.games or args.games < 1:
+        raise UsageError("solve needs --seed S or --games N")
+    bar = ProgressBar(args.games, sys.stderr)
+    won = lost = 0
+    times: list[float] = []
+    for i in range(args.games):
+        solution = solve_deal(ruleset, f"{args.seed_prefix}-{i}", options, budget)
+        times.append(solution.seconds)
+        won += solution.complete and solution.winnable
+        lost += solution.complete and not solution.winnable
+        bar.update(i + 1)
+    bar.close()
+    times.sort()
+    unknown = args.games - won - lost
+    print(
+        json.dumps(
+            {
+                "ruleset": ruleset.id,
+                "games": args.games,
+                "winnable": won,
+                "unwinnable": lost,
+                "unknown": unknown,
+                "node_budget": budget,
+                "winnable_fraction": won / args.games,
+                "winnable_fraction_if_unknown_won": (won + unknown) / args.games,
+                "solve_seconds_median": round(times[len(times) // 2], 4),
+                "solve_seconds_p99": round(times[min(len(times) - 1, int(0.99 * len(times)))], 4),
+            }
+        )
+    )
     return 0
 
 
@@ -304,6 +366,20 @@ def build_parser() -> argparse.ArgumentParser:
     add_options(p)
     p.set_defaults(func=cmd_play)
 
+    p = sub.add_parser("solve", help="decide whether deals can be won, knowing the deck order")
+    p.add_argument("ruleset", nargs="?", default="adaman", choices=["adaman"])
+    p.add_argument("--seed", help="solve this deal and print a winning line if there is one")
+    p.add_argument("--games", type=int, help="solve deals PREFIX-0 ... and print the figures")
+    p.add_argument("--seed-prefix", default="solve")
+    p.add_argument(
+        "--budget",
+        type=int,
+        default=300_000,
+        help="positions to search per deal before giving up (0: no limit)",
+    )
+    add_options(p)
+    p.set_defaults(func=cmd_solve)
+
     p = sub.add_parser("serve", help="serve the HTTP API (waitress)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8000)
@@ -315,7 +391,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--cors-origins", help="comma-separated allowed origins (default *)")
     p.add_argument("--threads", type=int, default=8)
     p.set_defaults(func=cmd_serve)
-    return parser  # fmt: skip
+    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:

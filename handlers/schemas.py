@@ -105,9 +105,11 @@ class Game(Schema):
 
 View = fields.Dict(
     required=True,
-    metadata={"description": "Everything the seat may see (the ruleset's view); never the "
-              "stock order, another seat's cards or an unrevealed seed."},
-)  # fmt: skip
+    metadata={
+        "description": "Everything the seat may see (the ruleset's view); never the "
+        "stock order, another seat's cards or an unrevealed seed."
+    },
+)
 
 
 class CreatedGame(Schema):
@@ -130,9 +132,11 @@ class MoveResult(Schema):
     effects = fields.List(
         fields.Dict(),
         required=True,
-        metadata={"description": "What the move set off, in order (cards drawn, defenses "
-                  "pulled, kills, cancels, forced moves), for clients to animate."},
-    )  # fmt: skip
+        metadata={
+            "description": "What the move set off, in order (cards drawn, defenses "
+            "pulled, kills, cancels, forced moves), for clients to animate."
+        },
+    )
 
 
 class LoggedMove(Schema):
@@ -200,13 +204,15 @@ class Problem(Schema):
 
 def _option_field(spec: OptionSpec) -> fields.Field[Any]:
     meta = {"description": spec.description}
-    kwargs: dict[str, Any] = {"allow_none": spec.nullable, "load_default": spec.default,
-                              "metadata": meta}  # fmt: skip
+    kwargs: dict[str, Any] = {
+        "allow_none": spec.nullable,
+        "load_default": spec.default,
+        "metadata": meta,
+    }
     if spec.kind == "boolean":
         return fields.Boolean(**kwargs)
     if spec.kind == "integer":
-        return StrictInteger(validate=validate.Range(min=spec.minimum, max=spec.maximum),
-                             **kwargs)  # fmt: skip
+        return StrictInteger(validate=validate.Range(min=spec.minimum, max=spec.maximum), **kwargs)
     return fields.String(**kwargs)
 
 

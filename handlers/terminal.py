@@ -10,9 +10,13 @@ Json = dict[str, Any]
 
 
 def describe_move(move: Json) -> str:
-    """`{"type": "attack", "column": "hearts"}` -> `attack hearts`."""
-    rest = " ".join(str(v) for k, v in move.items() if k != "type")
-    return f"{move['type']} {rest}".strip()
+    """`{"type": "attack", "column": "hearts"}` -> `attack hearts`; lists read `with a + b`."""
+    parts = [move["type"]]
+    for key, value in move.items():
+        if key == "type" or value is None:
+            continue
+        parts.append(f"{key} {' + '.join(value)}" if isinstance(value, list) else str(value))
+    return " ".join(parts)
 
 
 def _royal_assassin(view: Json) -> str:
@@ -44,7 +48,36 @@ def _royal_assassin(view: Json) -> str:
     return "\n".join(lines)
 
 
-RENDERERS: dict[str, Callable[[Json], str]] = {"royal-assassin": _royal_assassin}
+def _adaman(view: Json) -> str:
+    from domain.decktet import BY_CODE
+
+    def row(codes: list[str]) -> str:
+        cards = []
+        for code in codes:
+            card = BY_CODE[code]
+            tag = "" if card.is_excuse else f" {card.rank}:{'/'.join(s[:2] for s in card.suits)}"
+            star = "*" if card.is_personality else ""
+            cards.append(f"{code}{star}{tag}")
+        return ", ".join(cards) or "-"
+
+    lines = [
+        "",
+        f"stock {view['stock_count']}   discard {view['discard_count']}   "
+        f"personalities left {view['personalities_left']}",
+        f"  palace    ({len(view['palace'])}/5) {row(view['palace'])}",
+        f"  capital   {row(view['capital'])}",
+        f"  resources {row(view['resources'])}",
+        f"  controlled {row(view['controlled'])}",
+        "  (* personality; rank:suits)",
+    ]
+    if view["excuse"]:
+        lines.append(f"The Excuse waits in the {view['excuse']}: play it first.")
+    if view["outcome"]:
+        lines.append(f"outcome: {json.dumps(view['outcome'])}")
+    return "\n".join(lines)
+
+
+RENDERERS: dict[str, Callable[[Json], str]] = {"royal-assassin": _royal_assassin, "adaman": _adaman}
 
 
 def render(ruleset_id: str, view: Json) -> str:

@@ -69,12 +69,19 @@ class SqliteStore:
             conn.execute(
                 "INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                 (
-                    record.id, record.ruleset, json.dumps(record.options), record.seed,
-                    record.seed_commitment, int(record.seed_known), record.created_at,
-                    json.dumps(record.token_hashes), record.status, record.version,
+                    record.id,
+                    record.ruleset,
+                    json.dumps(record.options),
+                    record.seed,
+                    record.seed_commitment,
+                    int(record.seed_known),
+                    record.created_at,
+                    json.dumps(record.token_hashes),
+                    record.status,
+                    record.version,
                     None if record.outcome is None else json.dumps(record.outcome),
                 ),
-            )  # fmt: skip
+            )
         except sqlite3.OperationalError as e:  # locked beyond the timeout, disk trouble
             raise StoreUnavailable(f"sqlite: {e}") from e
 
@@ -96,11 +103,18 @@ class SqliteStore:
         if row is None:
             return None
         record = GameRecord(
-            id=row[0], ruleset=row[1], options=json.loads(row[2]), seed=row[3],
-            seed_commitment=row[4], seed_known=bool(row[5]), created_at=row[6],
-            token_hashes=json.loads(row[7]), status=row[8], version=row[9],
+            id=row[0],
+            ruleset=row[1],
+            options=json.loads(row[2]),
+            seed=row[3],
+            seed_commitment=row[4],
+            seed_known=bool(row[5]),
+            created_at=row[6],
+            token_hashes=json.loads(row[7]),
+            status=row[8],
+            version=row[9],
             outcome=None if row[10] is None else json.loads(row[10]),
-        )  # fmt: skip
+        )
         moves = tuple(
             MoveEvent(seq, seat, json.loads(move), at, digest, key)
             for seq, seat, move, at, digest, key in rows
@@ -118,9 +132,16 @@ class SqliteStore:
             try:
                 conn.execute(
                     "INSERT INTO moves VALUES (?,?,?,?,?,?,?)",
-                    (game_id, event.seq, event.seat, json.dumps(event.move), event.at,
-                     event.hash, event.idempotency_key),
-                )  # fmt: skip
+                    (
+                        game_id,
+                        event.seq,
+                        event.seat,
+                        json.dumps(event.move),
+                        event.at,
+                        event.hash,
+                        event.idempotency_key,
+                    ),
+                )
                 if finish is None:
                     conn.execute("UPDATE games SET version = ? WHERE id = ?", (event.seq, game_id))
                 else:

@@ -27,9 +27,10 @@ def code_files() -> list[Path]:
     files = [ROOT / "openapi.yaml"]
     for package in CODE:
         files += [
-            p for p in (ROOT / package).rglob("*.py")
+            p
+            for p in (ROOT / package).rglob("*.py")
             if "__pycache__" not in p.parts and p.name != "openapi.py"  # openapi.py: dev only
-        ]  # fmt: skip
+        ]
     return files
 
 
@@ -41,12 +42,26 @@ def runtime_requirements() -> list[str]:
 
 def install_dependencies(target: Path) -> None:
     subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
-         "--target", str(target), "--platform", "manylinux2014_x86_64",
-         "--implementation", "cp", "--python-version", "3.11", "--only-binary=:all:",
-         *runtime_requirements()],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--quiet",
+            "--disable-pip-version-check",
+            "--target",
+            str(target),
+            "--platform",
+            "manylinux2014_x86_64",
+            "--implementation",
+            "cp",
+            "--python-version",
+            "3.11",
+            "--only-binary=:all:",
+            *runtime_requirements(),
+        ],
         check=True,
-    )  # fmt: skip
+    )
 
 
 def build(out: Path) -> Path:

@@ -83,12 +83,25 @@ def dynamodb_local():
             pytest.fail(message)
         pytest.skip(message)
     port = _free_port()
-    command = [java, f"-Djava.library.path={lib}/DynamoDBLocal_lib", "-jar",
-               f"{lib}/DynamoDBLocal.jar", "-inMemory", "-port", str(port)]  # fmt: skip
+    command = [
+        java,
+        f"-Djava.library.path={lib}/DynamoDBLocal_lib",
+        "-jar",
+        f"{lib}/DynamoDBLocal.jar",
+        "-inMemory",
+        "-port",
+        str(port),
+    ]
     workdir = tempfile.mkdtemp(prefix="dynamodb-local-")  # it writes a metadata file there
     try:
-        with running(command, lambda: listening(port), 60, cwd=workdir,
-                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):  # fmt: skip
+        with running(
+            command,
+            lambda: listening(port),
+            60,
+            cwd=workdir,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        ):
             yield f"http://127.0.0.1:{port}"
     finally:
         shutil.rmtree(workdir, ignore_errors=True)

@@ -42,8 +42,11 @@ def auth(token):
 
 def move(client, created, version, mv, headers=None, token=None):
     gid = created["game"]["id"]
-    return client.post(f"/v1/games/{gid}/moves", json={"version": version, "move": mv},
-                       headers={**auth(token or created["token"]), **(headers or {})})  # fmt: skip
+    return client.post(
+        f"/v1/games/{gid}/moves",
+        json={"version": version, "move": mv},
+        headers={**auth(token or created["token"]), **(headers or {})},
+    )
 
 
 def log_length(client, created):
@@ -105,8 +108,13 @@ def test_play_a_move(client):
     r = move(client, created, 0, {"type": "attack", "column": "hearts"})
     assert r.status_code == 201 and r.headers["ETag"] == '"1"'
     assert r.json["game"]["version"] == 1
-    assert r.json["effects"][0] == {"type": "attack", "card": "6C", "column": "hearts",
-                                    "target": "QH", "strength": 6}  # fmt: skip
+    assert r.json["effects"][0] == {
+        "type": "attack",
+        "card": "6C",
+        "column": "hearts",
+        "target": "QH",
+        "strength": 6,
+    }
     # The Joker may now go above Hearts, so the engine waits for a real choice.
     legal = r.json["view"]["legal_moves"]
     assert legal == [{"type": "draw"}, {"type": "joker", "column": "hearts"}, {"type": "resign"}]
@@ -142,8 +150,12 @@ def test_play_to_the_end_reveals_the_seed_and_a_sound_chain(client):
 def test_malformed_json(client):
     created = create(client)
     gid = created["game"]["id"]
-    r = client.post(f"/v1/games/{gid}/moves", data="{not json", headers=auth(created["token"]),
-                    content_type="application/json")  # fmt: skip
+    r = client.post(
+        f"/v1/games/{gid}/moves",
+        data="{not json",
+        headers=auth(created["token"]),
+        content_type="application/json",
+    )
     assert_problem(r, 400, "malformed-json")
     r = client.post(f"/v1/games/{gid}/moves", data="", headers=auth(created["token"]))
     assert_problem(r, 400, "malformed-json")
@@ -166,8 +178,9 @@ def test_malformed_json(client):
 )
 def test_invalid_move_bodies(client, body):
     created = create(client)
-    r = client.post(f"/v1/games/{created['game']['id']}/moves", json=body,
-                    headers=auth(created["token"]))  # fmt: skip
+    r = client.post(
+        f"/v1/games/{created['game']['id']}/moves", json=body, headers=auth(created["token"])
+    )
     problem = assert_problem(r, 422, "invalid-body")
     assert problem["errors"]
     assert log_length(client, created) == 0
@@ -176,8 +189,12 @@ def test_invalid_move_bodies(client, body):
 def test_oversized_body(client):
     created = create(client)
     big = {"version": 0, "move": {"type": "draw", "pad": "x" * 17000}}
-    r = client.post(f"/v1/games/{created['game']['id']}/moves", data=json.dumps(big),
-                    headers=auth(created["token"]), content_type="application/json")  # fmt: skip
+    r = client.post(
+        f"/v1/games/{created['game']['id']}/moves",
+        data=json.dumps(big),
+        headers=auth(created["token"]),
+        content_type="application/json",
+    )
     assert_problem(r, 413)
     assert log_length(client, created) == 0
 
@@ -185,8 +202,11 @@ def test_oversized_body(client):
 def test_unknown_game(client):
     assert_problem(client.get("/v1/games/nope"), 404, "game-not-found")
     assert_problem(client.get("/v1/games/nope/moves"), 404, "game-not-found")
-    r = client.post("/v1/games/nope/moves", json={"version": 0, "move": {"type": "draw"}},
-                    headers=auth("whatever"))  # fmt: skip
+    r = client.post(
+        "/v1/games/nope/moves",
+        json={"version": 0, "move": {"type": "draw"}},
+        headers=auth("whatever"),
+    )
     assert_problem(r, 404, "game-not-found")
 
 
@@ -223,8 +243,11 @@ def test_illegal_move(client):
     created = create(client, seed="royal")
     problem = assert_problem(move(client, created, 0, {"type": "draw"}), 422, "illegal-move")
     assert problem["reason"] == "place the current card 6C before drawing"
-    assert problem["legal_moves"] == [{"type": "attack", "column": "hearts"}, {"type": "reserve"},
-                                      {"type": "resign"}]  # fmt: skip
+    assert problem["legal_moves"] == [
+        {"type": "attack", "column": "hearts"},
+        {"type": "reserve"},
+        {"type": "resign"},
+    ]
     assert_problem(move(client, created, 0, {"type": "fly"}), 422, "illegal-move")
     assert log_length(client, created) == 0
 
@@ -320,9 +343,14 @@ def test_health_openapi_and_docs(client):
 def test_cors(client):
     r = client.get("/healthz", headers={"Origin": "https://play.example"})
     assert r.headers["Access-Control-Allow-Origin"] in ("*", "https://play.example")
-    pre = client.options("/v1/games/x/moves", headers={
-        "Origin": "https://play.example", "Access-Control-Request-Method": "POST",
-        "Access-Control-Request-Headers": "Authorization, Idempotency-Key"})  # fmt: skip
+    pre = client.options(
+        "/v1/games/x/moves",
+        headers={
+            "Origin": "https://play.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "Authorization, Idempotency-Key",
+        },
+    )
     assert pre.status_code == 200
     assert "authorization" in pre.headers["Access-Control-Allow-Headers"].lower()
 
@@ -366,3 +394,36 @@ def test_full_flow_on_every_store(store):
     assert r.json["game"]["seed"] == "royal"
     assert_problem(move(client, created, 2, {"type": "resign"}), 409, "game-finished")
     assert log_length(client, created) == 2
+
+
+def test_adaman_over_http_to_the_end(client):
+    rulesets = {r["id"] for r in client.get("/v1/rulesets").json["rulesets"]}
+    assert {"royal-assassin", "adaman"} <= rulesets
+    created = create(client, ruleset="adaman", options={"excuse": True})
+    view, version = created["view"], 0
+    assert set(view) >= {
+        "capital",
+        "palace",
+        "resources",
+        "controlled",
+        "stock_count",
+        "discard_count",
+        "legal_moves",
+        "outcome",
+    }
+    while view["status"] == "playing":
+        real = [m for m in view["legal_moves"] if m["type"] != "resign"]
+        r = move(client, created, version, real[-1])
+        assert r.status_code == 201, r.json
+        version, view = r.json["game"]["version"], r.json["view"]
+    game = r.json["game"] if version else client.get(f"/v1/games/{created['game']['id']}").json
+    assert view["outcome"]["result"] in ("won", "lost", "lost_utterly")
+    assert_problem(move(client, created, version, {"type": "resign"}), 409, "game-finished")
+    assert game
+
+
+def test_adaman_illegal_control_names_the_reason(client):
+    created = create(client, ruleset="adaman", seed="royal")
+    r = move(client, created, 0, {"type": "control", "target": "sea", "with": ["ace-moons"]})
+    problem = assert_problem(r, 422, "illegal-move")
+    assert "sea" in problem["reason"] and problem["legal_moves"]

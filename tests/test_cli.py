@@ -23,8 +23,9 @@ def test_deal_prints_the_vector(capsys):
 
 
 def test_deal_with_jokers_option(capsys):
-    _, out, _ = run(capsys, "deal", "royal-assassin", "--seed", "royal",
-                    "--option", "jokers_in_deck=true")  # fmt: skip
+    _, out, _ = run(
+        capsys, "deal", "royal-assassin", "--seed", "royal", "--option", "jokers_in_deck=true"
+    )
     assert len(out.split()) == 54
 
 
@@ -51,8 +52,17 @@ def test_replay_from_stdin_reports_an_illegal_move(capsys, monkeypatch):
     moves = json.dumps(
         [{"type": "attack", "column": "hearts"}, {"type": "attack", "column": "hearts"}]
     )
-    code, out, err = run(capsys, "replay", "royal-assassin", "--seed", "royal", "--moves", "-",
-                         stdin=moves, monkeypatch=monkeypatch)  # fmt: skip
+    code, out, err = run(
+        capsys,
+        "replay",
+        "royal-assassin",
+        "--seed",
+        "royal",
+        "--moves",
+        "-",
+        stdin=moves,
+        monkeypatch=monkeypatch,
+    )
     assert code == 1 and out == ""
     assert err.startswith('move 1 {"type": "attack", "column": "hearts"} is illegal: ')
     assert "legal moves: " in err and '"type": "draw"' in err
@@ -61,10 +71,14 @@ def test_replay_from_stdin_reports_an_illegal_move(capsys, monkeypatch):
 def test_replay_batch_one_line_out_per_line_in(capsys, monkeypatch):
     lines = [
         {"ruleset": "royal-assassin", "seed": "royal", "moves": [{"type": "resign"}]},
-        {"ruleset": "royal-assassin", "seed": "royal", "options": {"recycle_reserve": True},
-         "moves": [{"type": "draw"}]},
+        {
+            "ruleset": "royal-assassin",
+            "seed": "royal",
+            "options": {"recycle_reserve": True},
+            "moves": [{"type": "draw"}],
+        },
         {"ruleset": "chess", "seed": "x", "moves": []},
-    ]  # fmt: skip
+    ]
     text = "\n".join(json.dumps(x) for x in lines) + "\nnot json\n"
     code, out, _ = run(capsys, "replay", "--batch", "-", stdin=text, monkeypatch=monkeypatch)
     results = [json.loads(x) for x in out.splitlines()]
@@ -72,8 +86,12 @@ def test_replay_batch_one_line_out_per_line_in(capsys, monkeypatch):
     assert results[0]["ok"] and results[0]["view"]["status"] == "lost"
     assert results[1]["ok"] is False and results[1]["index"] == 0
     assert {"type": "attack", "column": "hearts"} in results[1]["legal_moves"]
-    assert results[2] == {"ok": False, "index": None, "legal_moves": [],
-                          "error": "unknown ruleset 'chess' (known: royal-assassin)"}  # fmt: skip
+    assert results[2] == {
+        "ok": False,
+        "index": None,
+        "legal_moves": [],
+        "error": "unknown ruleset 'chess' (known: adaman, royal-assassin)",
+    }
     assert results[3]["ok"] is False and results[3]["index"] is None
 
 
@@ -96,8 +114,15 @@ def test_simulate_is_reproducible(capsys):
 
 
 def test_play_in_the_terminal(capsys, monkeypatch):
-    code, out, _ = run(capsys, "play", "royal-assassin", "--seed", "royal",
-                       stdin="9\n1\nq\n", monkeypatch=monkeypatch)  # fmt: skip
+    code, out, _ = run(
+        capsys,
+        "play",
+        "royal-assassin",
+        "--seed",
+        "royal",
+        stdin="9\n1\nq\n",
+        monkeypatch=monkeypatch,
+    )
     assert code == 0
     assert "Pretender QH at 12" in out and "1) attack hearts" in out
     assert "Type a number from 1 to 3." in out  # 9 is not a listed move
@@ -106,8 +131,15 @@ def test_play_in_the_terminal(capsys, monkeypatch):
 
 
 def test_play_to_the_end(capsys, monkeypatch):
-    code, out, _ = run(capsys, "play", "royal-assassin", "--seed", "royal",
-                       stdin="1\n" * 200, monkeypatch=monkeypatch)  # fmt: skip
+    code, out, _ = run(
+        capsys,
+        "play",
+        "royal-assassin",
+        "--seed",
+        "royal",
+        stdin="1\n" * 200,
+        monkeypatch=monkeypatch,
+    )
     assert code == 0 and "Game over: " in out
 
 
@@ -117,3 +149,36 @@ def test_play_to_the_end(capsys, monkeypatch):
 def test_replay_usage_errors(capsys, argv):
     code, _, err = run(capsys, *argv)
     assert code == 2 and err.startswith("court: ")
+
+
+def test_adaman_deal_and_simulate_best(capsys):
+    code, out, _ = run(capsys, "deal", "adaman", "--seed", "royal", "--option", "excuse=true")
+    assert code == 0 and len(out.split()) == 37 and "excuse" in out.split()
+    code, out, _ = run(capsys, "simulate", "adaman", "--games", "6", "--policy", "best")
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert code == 0 and summary["ruleset"] == "adaman" and summary["games"] == 6
+
+
+def test_solve_one_deal_prints_a_replayable_line(capsys, tmp_path):
+    code, out, _ = run(capsys, "solve", "adaman", "--seed", "solve-3")
+    result = json.loads(out)
+    assert code == 0 and result["winnable"] is True and result["complete"] is True
+    moves = tmp_path / "line.json"
+    moves.write_text(json.dumps(result["line"]))
+    _, out, _ = run(capsys, "replay", "adaman", "--seed", "solve-3", "--moves", str(moves))
+    assert json.loads(out)["status"] == "won"
+
+
+def test_solve_many_deals_prints_the_figures(capsys):
+    code, out, _ = run(capsys, "solve", "--games", "3", "--budget", "2000")
+    figures = json.loads(out.strip().splitlines()[-1])
+    assert code == 0 and figures["games"] == 3
+    assert figures["winnable"] + figures["unwinnable"] + figures["unknown"] == 3
+    assert figures["solve_seconds_median"] <= figures["solve_seconds_p99"]
+
+
+def test_play_adaman_in_the_terminal(capsys, monkeypatch):
+    code, out, _ = run(
+        capsys, "play", "adaman", "--seed", "royal", stdin="1\n" * 40, monkeypatch=monkeypatch
+    )
+    assert code == 0 and "capital" in out and "Game over" in out

@@ -28,16 +28,27 @@ def server(*args, env=None):
             return False
 
     command = [sys.executable, "-m", "handlers.cli", "serve", "--port", str(port), *args]
-    with running(command, healthy, 30, cwd=ROOT, env={**os.environ, **(env or {})},
-                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as proc:  # fmt: skip
+    with running(
+        command,
+        healthy,
+        30,
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as proc:
         yield base, proc
 
 
 def call(base, method, path, body=None, token=None, raw=None, headers=None):
     data = raw if raw is not None else (None if body is None else json.dumps(body).encode())
-    request = urllib.request.Request(base + path, data=data, method=method,
-                                     headers={"Content-Type": "application/json",
-                                              **(headers or {})})  # fmt: skip
+    request = urllib.request.Request(
+        base + path,
+        data=data,
+        method=method,
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
     if token:
         request.add_header("Authorization", f"Bearer {token}")
     try:
@@ -48,8 +59,9 @@ def call(base, method, path, body=None, token=None, raw=None, headers=None):
 
 
 def play_through(base):
-    status, headers, created = call(base, "POST", "/v1/games",
-                                    {"ruleset": "royal-assassin", "seed": "royal"})  # fmt: skip
+    status, headers, created = call(
+        base, "POST", "/v1/games", {"ruleset": "royal-assassin", "seed": "royal"}
+    )
     assert status == 201 and headers["Location"].startswith("/v1/games/")
     gid, token = created["game"]["id"], created["token"]
     status, _, body = call(base, "GET", f"/v1/games/{gid}", token=token)
@@ -58,8 +70,9 @@ def play_through(base):
     assert call(base, "POST", f"/v1/games/{gid}/moves", move, token)[0] == 201
     status, _, problem = call(base, "POST", f"/v1/games/{gid}/moves", move, token)
     assert status == 409 and problem["current_version"] == 1
-    status, _, problem = call(base, "POST", f"/v1/games/{gid}/moves",
-                              {"version": 1, "move": {"type": "reserve"}}, token)  # fmt: skip
+    status, _, problem = call(
+        base, "POST", f"/v1/games/{gid}/moves", {"version": 1, "move": {"type": "reserve"}}, token
+    )
     assert status == 422 and problem["legal_moves"]
     return gid, token
 
@@ -76,8 +89,15 @@ def test_sqlite_server(tmp_path):
 
         def racer():
             barrier.wait()
-            results.append(call(base, "POST", f"/v1/games/{gid}/moves",
-                                {"version": 1, "move": {"type": "draw"}}, token)[0])  # fmt: skip
+            results.append(
+                call(
+                    base,
+                    "POST",
+                    f"/v1/games/{gid}/moves",
+                    {"version": 1, "move": {"type": "draw"}},
+                    token,
+                )[0]
+            )
 
         threads = [threading.Thread(target=racer) for _ in range(10)]
         for t in threads:
@@ -87,8 +107,12 @@ def test_sqlite_server(tmp_path):
         assert sorted(results) == [201] + [409] * 9
         status, _, log = call(base, "GET", f"/v1/games/{gid}/moves")
         assert [m["seq"] for m in log["moves"]] == [1, 2]
-        status, headers, _ = call(base, "OPTIONS", "/v1/games", headers={
-            "Origin": "https://play.example", "Access-Control-Request-Method": "POST"})  # fmt: skip
+        status, headers, _ = call(
+            base,
+            "OPTIONS",
+            "/v1/games",
+            headers={"Origin": "https://play.example", "Access-Control-Request-Method": "POST"},
+        )
         assert headers.get("Access-Control-Allow-Origin") in ("*", "https://play.example")
     stderr = proc.stderr.read()
     lines = [json.loads(x) for x in stderr.splitlines() if x.startswith("{")]
@@ -98,8 +122,15 @@ def test_sqlite_server(tmp_path):
 
 def test_dynamodb_local_server(dynamodb_local_endpoint):
     table = fresh_table_name()
-    args = ("--store", "dynamodb", "--endpoint-url", dynamodb_local_endpoint, "--table", table,
-            "--create-table")  # fmt: skip
+    args = (
+        "--store",
+        "dynamodb",
+        "--endpoint-url",
+        dynamodb_local_endpoint,
+        "--table",
+        table,
+        "--create-table",
+    )
     with server(*args, env=FAKE_CREDENTIALS) as (base, _):
         play_through(base)
 

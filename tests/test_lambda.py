@@ -59,19 +59,29 @@ def test_health(handler):
 
 
 def test_a_game_through_lambda(handler):
-    created = handler(event("POST", "/v1/games", {"ruleset": "royal-assassin", "seed": "royal"}),
-                      None)  # fmt: skip
+    created = handler(
+        event("POST", "/v1/games", {"ruleset": "royal-assassin", "seed": "royal"}), None
+    )
     assert created["statusCode"] == 201
     game = body_of(created)
     gid, token = game["game"]["id"], game["token"]
     assert created["headers"]["location"] == f"/v1/games/{gid}"
     auth = {"authorization": f"Bearer {token}"}
-    played = handler(event("POST", f"/v1/games/{gid}/moves",
-                           {"version": 0, "move": {"type": "attack", "column": "hearts"}},
-                           auth, base64_body=True), None)  # fmt: skip
+    played = handler(
+        event(
+            "POST",
+            f"/v1/games/{gid}/moves",
+            {"version": 0, "move": {"type": "attack", "column": "hearts"}},
+            auth,
+            base64_body=True,
+        ),
+        None,
+    )
     assert played["statusCode"] == 201 and body_of(played)["game"]["version"] == 1
-    stale = handler(event("POST", f"/v1/games/{gid}/moves",
-                          {"version": 0, "move": {"type": "draw"}}, auth), None)  # fmt: skip
+    stale = handler(
+        event("POST", f"/v1/games/{gid}/moves", {"version": 0, "move": {"type": "draw"}}, auth),
+        None,
+    )
     assert stale["statusCode"] == 409
     assert stale["headers"]["content-type"] == "application/problem+json"
     read = handler(event("GET", f"/v1/games/{gid}", headers=auth), None)
@@ -80,10 +90,13 @@ def test_a_game_through_lambda(handler):
 
 def test_import_builds_nothing_it_does_not_need():
     """No apispec and no YAML at import: cold starts stay short."""
-    code = ("import os, sys; os.environ.setdefault('AWS_DEFAULT_REGION', 'us-east-1');"
-            "import handlers.lambda_handler;"
-            "print(sorted(m for m in ('apispec', 'yaml', 'schemathesis', 'moto') "
-            "if m in sys.modules))")  # fmt: skip
-    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True,
-                         check=True)  # fmt: skip
+    code = (
+        "import os, sys; os.environ.setdefault('AWS_DEFAULT_REGION', 'us-east-1');"
+        "import handlers.lambda_handler;"
+        "print(sorted(m for m in ('apispec', 'yaml', 'schemathesis', 'moto') "
+        "if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
+    )
     assert out.stdout.strip() == "[]"

@@ -75,8 +75,12 @@ def test_a_suit_attacks_one_column_and_a_column_one_suit():
     assert {"type": "continue", "column": HEARTS} in legal(state)  # the Four is back on top
     state, _ = play(state, {"type": "draw"})
     assert state.current.code == "5C"
-    assert legal(state) == [attack("diamonds"), {"type": "reserve"},
-                            {"type": "continue", "column": HEARTS}, {"type": "resign"}]  # fmt: skip
+    assert legal(state) == [
+        attack("diamonds"),
+        {"type": "reserve"},
+        {"type": "continue", "column": HEARTS},
+        {"type": "resign"},
+    ]
     with pytest.raises(IllegalMove) as err:
         play(state, attack(HEARTS))
     assert "already attacked by spades" in err.value.reason
@@ -137,8 +141,11 @@ def test_jokers_in_deck_joker_played_from_the_current_card():
     state, _ = deal("QH", "KH", "3S", "X1", setup_royals=2, jokers_in_deck=True)
     state, _ = play(state, attack(HEARTS))
     assert state.current.code == "X1"
-    assert legal(state) == [{"type": "reserve"}, {"type": "joker", "column": HEARTS},
-                            {"type": "resign"}]  # fmt: skip
+    assert legal(state) == [
+        {"type": "reserve"},
+        {"type": "joker", "column": HEARTS},
+        {"type": "resign"},
+    ]
     state, effects = play(state, {"type": "joker", "column": HEARTS})
     assert only(effects, "joker")[0]["from"] == "current"
     assert RA.view(state, 0)["jokers"]["above"] == {HEARTS: "X1"}
@@ -155,16 +162,21 @@ def test_jokers_in_deck_joker_played_from_the_reserve():
 
 
 def test_the_joker_in_hand_is_used_before_the_current_card():
-    state = RA.set_up(stacked("QH", "KH", "3S", "X2", jokers=True), Options(setup_royals=2,
-                      jokers_in_deck=True))  # fmt: skip
+    state = RA.set_up(
+        stacked("QH", "KH", "3S", "X2", jokers=True), Options(setup_royals=2, jokers_in_deck=True)
+    )
     state.jokers_in_hand.append(card("X1"))  # as if it had come back from a destroyed column
     state, _ = RA.settle(state)
     state, _ = play(state, attack(HEARTS))
     state, _ = play(state, {"type": "draw"})
     assert state.current.code == "X2"
     state, effects = play(state, {"type": "joker", "column": HEARTS})
-    assert only(effects, "joker")[0] == {"type": "joker", "card": "X1", "column": HEARTS,
-                                         "from": "hand"}  # fmt: skip
+    assert only(effects, "joker")[0] == {
+        "type": "joker",
+        "card": "X1",
+        "column": HEARTS,
+        "from": "hand",
+    }
     # With no column left for it, the Joker turned up could only go to the reserve.
     assert {"type": "reserve", "card": "X2"} in effects
 
@@ -286,11 +298,19 @@ def test_ruler_then_strongest():
 
 def test_ruler_then_largest_entourage_then_its_ranks():
     at_seven = [("5S", "attack")]
-    state = lost_with({"diamonds": [("KD", R), ("QD", R), *at_seven],
-                       "clubs": [("JC", R), ("QC", R), ("5H", "attack")]})  # fmt: skip
+    state = lost_with(
+        {
+            "diamonds": [("KD", R), ("QD", R), *at_seven],
+            "clubs": [("JC", R), ("QC", R), ("5H", "attack")],
+        }
+    )
     assert RA.ruler(state) == "QD"
-    state = lost_with({"diamonds": [("JD", R), ("KD", R), ("QD", R), *at_seven],
-                       "clubs": [("KC", R), ("QC", R), ("5H", "attack")]})  # fmt: skip
+    state = lost_with(
+        {
+            "diamonds": [("JD", R), ("KD", R), ("QD", R), *at_seven],
+            "clubs": [("KC", R), ("QC", R), ("5H", "attack")],
+        }
+    )
     assert RA.ruler(state) == "QD"
 
 
@@ -301,8 +321,14 @@ def test_ruler_joker_on_a_complete_tie():
 
 def test_scores():
     state, _ = deal("6D", "7S", "QH", "3S", "KH", "5C", "2S", "JH", "9S", "TS", setup_royals=1)
-    for move in (attack(HEARTS), {"type": "continue", "column": HEARTS}, attack(HEARTS),
-                 {"type": "joker", "column": HEARTS}, attack(HEARTS), attack(HEARTS)):  # fmt: skip
+    for move in (
+        attack(HEARTS),
+        {"type": "continue", "column": HEARTS},
+        attack(HEARTS),
+        {"type": "joker", "column": HEARTS},
+        attack(HEARTS),
+        attack(HEARTS),
+    ):
         state, _ = play(state, move)
     outcome = RA.outcome(state)
     assert outcome == {"result": "won", "ruler": None, "score": 200 + 36 + len(state.stock)}

@@ -12,8 +12,7 @@ CASES: list[str] = []
 
 
 @schema.parametrize()
-@settings(max_examples=90, derandomize=True, deadline=None,
-          suppress_health_check=list(HealthCheck))  # fmt: skip
+@settings(max_examples=90, derandomize=True, deadline=None, suppress_health_check=list(HealthCheck))
 def test_api_conforms(case):
     CASES.append(case.operation.label)
     # Every default check but one: JSON Schema counts 9.0 as an integer, and this API is

@@ -13,8 +13,13 @@ from scripts.build_lambda import build
 from tests.stores import ROOT
 
 SERVERLESS = ROOT / "tools/node_modules/.bin/serverless"
-ALLOWED = {"dynamodb:Query", "dynamodb:GetItem", "dynamodb:PutItem", "dynamodb:UpdateItem",
-           "dynamodb:ConditionCheckItem"}  # fmt: skip
+ALLOWED = {
+    "dynamodb:Query",
+    "dynamodb:GetItem",
+    "dynamodb:PutItem",
+    "dynamodb:UpdateItem",
+    "dynamodb:ConditionCheckItem",
+}
 # Serverless v3's own HTTP API wiring declares a DependsOn that a Ref already implies; that
 # template line is the framework's, not this project's.
 IGNORED_CFN_CHECKS = ["W3005"]
@@ -29,10 +34,21 @@ def packaged(tmp_path_factory):
     work = tmp_path_factory.mktemp("sls")
     shutil.copy(ROOT / "serverless.yml", work / "serverless.yml")
     artifact = build(work / "build" / "lambda")
-    env = {**os.environ, "AWS_ACCESS_KEY_ID": "offline", "AWS_SECRET_ACCESS_KEY": "offline",
-           "SLS_TELEMETRY_DISABLED": "1", "SLS_NOTIFICATIONS_MODE": "off"}  # fmt: skip
-    result = subprocess.run([str(SERVERLESS), "package", "--stage", "test"], cwd=work, env=env,
-                            capture_output=True, text=True, timeout=300)  # fmt: skip
+    env = {
+        **os.environ,
+        "AWS_ACCESS_KEY_ID": "offline",
+        "AWS_SECRET_ACCESS_KEY": "offline",
+        "SLS_TELEMETRY_DISABLED": "1",
+        "SLS_NOTIFICATIONS_MODE": "off",
+    }
+    result = subprocess.run(
+        [str(SERVERLESS), "package", "--stage", "test"],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
     template_path = work / ".serverless" / "cloudformation-template-update-stack.json"
     return artifact, template_path, json.loads(template_path.read_text())
@@ -41,10 +57,16 @@ def packaged(tmp_path_factory):
 def test_cfn_lint_is_clean(packaged):
     _, template_path, _ = packaged
     result = subprocess.run(
-        [str(ROOT / ".venv/bin/cfn-lint"), "--ignore-checks", *IGNORED_CFN_CHECKS, "--",
-         str(template_path)],
-        capture_output=True, text=True,
-    )  # fmt: skip
+        [
+            str(ROOT / ".venv/bin/cfn-lint"),
+            "--ignore-checks",
+            *IGNORED_CFN_CHECKS,
+            "--",
+            str(template_path),
+        ],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -55,9 +77,12 @@ def resources(template, kind):
 def test_least_privilege_on_the_table_only(packaged):
     _, _, template = packaged
     role = next(iter(resources(template, "AWS::IAM::Role").values()))
-    dynamo = [s for p in role["Properties"]["Policies"]
-              for s in p["PolicyDocument"]["Statement"]
-              if any(str(a).startswith("dynamodb:") for a in s["Action"])]  # fmt: skip
+    dynamo = [
+        s
+        for p in role["Properties"]["Policies"]
+        for s in p["PolicyDocument"]["Statement"]
+        if any(str(a).startswith("dynamodb:") for a in s["Action"])
+    ]
     assert len(dynamo) == 1
     assert set(dynamo[0]["Action"]) == ALLOWED
     assert dynamo[0]["Resource"] == [{"Fn::GetAtt": ["GamesTable", "Arn"]}]
@@ -72,7 +97,9 @@ def test_table_function_and_api(packaged):
     assert table["BillingMode"] == "PAY_PER_REQUEST"
     assert table["PointInTimeRecoverySpecification"] == {"PointInTimeRecoveryEnabled": True}
     assert {k["AttributeName"]: k["KeyType"] for k in table["KeySchema"]} == {
-        "pk": "HASH", "sk": "RANGE"}  # fmt: skip
+        "pk": "HASH",
+        "sk": "RANGE",
+    }
     function = next(iter(resources(template, "AWS::Lambda::Function").values()))["Properties"]
     assert function["Runtime"] == "python3.11"
     assert function["Handler"] == "handlers/lambda_handler.handler"
@@ -82,6 +109,11 @@ def test_table_function_and_api(packaged):
     assert stage["ThrottlingRateLimit"] > 0 and stage["ThrottlingBurstLimit"] > 0
     assert resources(template, "AWS::ApiGatewayV2::Api")
     names = set(zipfile.ZipFile(artifact).namelist())
-    assert {"handlers/lambda_handler.py", "domain/service.py", "openapi.yaml",
-            "flask/__init__.py", "apig_wsgi/__init__.py"} <= names  # fmt: skip
+    assert {
+        "handlers/lambda_handler.py",
+        "domain/service.py",
+        "openapi.yaml",
+        "flask/__init__.py",
+        "apig_wsgi/__init__.py",
+    } <= names
     assert "handlers/openapi.py" not in names and not any(n.startswith("tests/") for n in names)

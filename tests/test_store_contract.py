@@ -23,8 +23,14 @@ def record(game_id="g1", **changes):
 
 
 def event(seq, key=None, move=None):
-    return MoveEvent(seq, 0, move or {"type": "draw"}, f"2026-11-22T00:00:{seq % 60:02d}.000Z",
-                     f"{seq:064x}", key)  # fmt: skip
+    return MoveEvent(
+        seq,
+        0,
+        move or {"type": "draw"},
+        f"2026-11-22T00:00:{seq % 60:02d}.000Z",
+        f"{seq:064x}",
+        key,
+    )
 
 
 def test_create_then_load_round_trips(store):

@@ -22,9 +22,20 @@ SUIT_COLUMN = {s: i for i, s in enumerate(SUITS)}
 ROYAL, ATTACK, DEFENSE = "royal", "attack", "defense"
 
 RANK_VALUE = {
-    "A": 11, "2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "T": 10,
-    "J": 11, "Q": 12, "K": 13,
-}  # fmt: skip
+    "A": 11,
+    "2": 2,
+    "3": 3,
+    "4": 4,
+    "5": 5,
+    "6": 6,
+    "7": 7,
+    "8": 8,
+    "9": 9,
+    "T": 10,
+    "J": 11,
+    "Q": 12,
+    "K": 13,
+}
 """Values of the seed text: numbers at face value, Aces 11, Jacks 11, Queens 12, Kings 13."""
 
 ROYAL_ORDER = {"J": 1, "Q": 2, "K": 3}
@@ -221,26 +232,57 @@ class RoyalAssassin(Ruleset[State, Move]):
     id: ClassVar[str] = "royal-assassin"
     title: ClassVar[str] = "Royal Assassin (solitaire)"
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
-        OptionSpec("jokers_in_deck", "boolean", False,
-                   "Shuffle both Jokers into the deck (54 cards) instead of starting with one "
-                   "in hand; a Joker is then played only once it turns up."),
-        OptionSpec("setup_royals", "integer", None,
-                   "End the setup as soon as this many royals are placed, instead of on a low "
-                   "number card.", minimum=1, maximum=12, nullable=True),
-        OptionSpec("new_royal_beneath", "boolean", False,
-                   "A newly drawn royal goes beneath the cards on the current Pretender, so "
-                   "they count against the newcomer."),
-        OptionSpec("joker_discarded", "boolean", False,
-                   "After its column is destroyed the Joker goes to the discard pile, not back "
-                   "to the hand."),
-        OptionSpec("exact_cancel_only", "boolean", False,
-                   "Cards on a Pretender are cancelled only when attack equals defense."),
-        OptionSpec("ace_low_after_play", "boolean", False,
-                   "An Ace counts 11 only in the checks made as it is placed, 1 afterwards."),
-        OptionSpec("recycle_reserve", "boolean", False,
-                   "When play is stuck, turn the reserve over as a new stock, provided an attack "
-                   "or continue was played since the stock was last formed."),
-    )  # fmt: skip
+        OptionSpec(
+            "jokers_in_deck",
+            "boolean",
+            False,
+            "Shuffle both Jokers into the deck (54 cards) instead of starting with one "
+            "in hand; a Joker is then played only once it turns up.",
+        ),
+        OptionSpec(
+            "setup_royals",
+            "integer",
+            None,
+            "End the setup as soon as this many royals are placed, instead of on a low "
+            "number card.",
+            minimum=1,
+            maximum=12,
+            nullable=True,
+        ),
+        OptionSpec(
+            "new_royal_beneath",
+            "boolean",
+            False,
+            "A newly drawn royal goes beneath the cards on the current Pretender, so "
+            "they count against the newcomer.",
+        ),
+        OptionSpec(
+            "joker_discarded",
+            "boolean",
+            False,
+            "After its column is destroyed the Joker goes to the discard pile, not back "
+            "to the hand.",
+        ),
+        OptionSpec(
+            "exact_cancel_only",
+            "boolean",
+            False,
+            "Cards on a Pretender are cancelled only when attack equals defense.",
+        ),
+        OptionSpec(
+            "ace_low_after_play",
+            "boolean",
+            False,
+            "An Ace counts 11 only in the checks made as it is placed, 1 afterwards.",
+        ),
+        OptionSpec(
+            "recycle_reserve",
+            "boolean",
+            False,
+            "When play is stuck, turn the reserve over as a new stock, provided an attack "
+            "or continue was played since the stock was last formed.",
+        ),
+    )
 
     # ---- dealing and setup -------------------------------------------------------------------
 
@@ -408,8 +450,9 @@ class RoyalAssassin(Ruleset[State, Move]):
             )
         return "that move is not legal now"
 
-    def _reveals_hidden(self, move: Move) -> bool:
-        return move.kind == "draw"
+    def _play_visible(self, state: State, seat: int, move: Move) -> None:
+        if move.kind != "draw":  # a draw is nothing but turning a hidden card
+            self._play(state, seat, move, [])
 
     def _play(self, state: State, seat: int, move: Move, effects: list[Effect]) -> None:
         state.legal_cache = None

@@ -1,0 +1,442 @@
+"""Adaman, a Decktet solitaire by P. D. Magnus, as this project plays it.
+
+The rules, with every ambiguity of the seed text and its resolution, are in
+docs/rules/adaman.md. Card data is the table in domain/decktet.py. Stocks keep their top card
+at the end of the list so that dealing is a cheap `pop()`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from itertools import combinations
+from typing import ClassVar
+
+from domain.deal import DealRandom, shuffled
+from domain.decktet import (
+    BASIC,
+    BY_CODE,
+    EXCUSE,
+    EXTRA_PERSONALITIES,
+    PAWNS_AND_COURTS,
+    DecktetCard,
+)
+from domain.options import OptionSpec, OptionValue
+from domain.ruleset import Effect, IllegalMove, Json, Ruleset
+
+ROW_SIZE = 5
+PALACE_LIMIT = 6  # a sixth card in the palace ends the game: lost utterly
+CAPITAL, RESOURCES, PALACE = "capital", "resources", "palace"
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    pawns_and_courts: bool = False
+    extra_personalities: int = 0
+    excuse: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    """`control` (target, paid with cards), `excuse` (target = the card moved, or None when
+    none can move) or `resign`. Card lists are kept in canonical order."""
+
+    kind: str
+    target: str | None = None
+    paid: tuple[str, ...] = ()
+    is_resign: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_resign", self.kind == "resign")
+
+    def to_json(self) -> Json:
+        if self.kind == "control":
+            return {"type": "control", "target": self.target, "with": list(self.paid)}
+        if self.kind == "excuse":
+            return {"type": "excuse", "card": self.target}
+        return {"type": "resign"}
+
+
+RESIGN = Move("resign")
+
+
+def deck_for(options: Options) -> list[DecktetCard]:
+    """The cards in use, in canonical order (the list the deal algorithm shuffles)."""
+    cards = list(BASIC)
+    if options.pawns_and_courts:
+        cards += PAWNS_AND_COURTS
+    else:
+        cards += EXTRA_PERSONALITIES[: options.extra_personalities]
+    if options.excuse:
+        cards.append(EXCUSE)
+    return sorted(cards, key=lambda c: c.index)
+
+
+class State:
+    """An Adaman position. Mutated only by the ruleset, on a copy it has just made."""
+
+    __slots__ = (
+        "capital",
+        "controlled",
+        "discard",
+        "excuse_row",
+        "legal_cache",
+        "options",
+        "palace",
+        "personalities",
+        "resources",
+        "status",
+        "stock",
+    )
+
+    def __init__(self, options: Options, stock: list[DecktetCard], personalities: int) -> None:
+        self.options = options
+        self.stock = stock  # top card last
+        self.capital: list[DecktetCard] = []
+        self.palace: list[DecktetCard] = []
+        self.resources: list[DecktetCard] = []
+        self.controlled: list[DecktetCard] = []
+        self.discard: list[DecktetCard] = []
+        self.excuse_row: str | None = None  # where the Excuse waits to be played
+        self.status = "playing"
+        self.personalities = personalities  # how many the deck in use holds
+        self.legal_cache: tuple[Move, ...] | None = None
+
+    def copy(self) -> State:
+        new = State.__new__(State)
+        new.options = self.options
+        new.stock = self.stock[:]
+        new.capital = self.capital[:]
+        new.palace = self.palace[:]
+        new.resources = self.resources[:]
+        new.controlled = self.controlled[:]
+        new.discard = self.discard[:]
+        new.excuse_row = self.excuse_row
+        new.status = self.status
+        new.personalities = self.personalities
+        new.legal_cache = self.legal_cache
+        return new
+
+    def all_cards(self) -> list[DecktetCard]:
+        return [
+            *self.stock,
+            *self.capital,
+            *self.palace,
+            *self.resources,
+            *self.controlled,
+            *self.discard,
+        ]
+
+
+def _real(row: list[DecktetCard]) -> list[DecktetCard]:
+    """The cards of a row that count: the Excuse lying there does not."""
+    return [c for c in row if c is not EXCUSE]
+
+
+class Adaman(Ruleset[State, Move]):
+    id: ClassVar[str] = "adaman"
+    title: ClassVar[str] = "Adaman (Decktet solitaire)"
+    option_specs: ClassVar[tuple[OptionSpec, ...]] = (
+        OptionSpec(
+            "pawns_and_courts",
+            "boolean",
+            False,
+            "Add all eight Pawns and Courts (three of them personalities).",
+        ),
+        OptionSpec(
+            "extra_personalities",
+            "integer",
+            0,
+            "Add the first N of the Watchman, the Light Keeper and the Consul; ignored "
+            "when pawns_and_courts is on.",
+            minimum=0,
+            maximum=3,
+        ),
+        OptionSpec(
+            "excuse",
+            "boolean",
+            False,
+            "Add the Excuse, which swaps a card between the capital and the resources.",
+        ),
+    )
+
+    # ---- dealing -------------------------------------------------------------------------------
+
+    def deal_cards(self, seed: str, options: dict[str, OptionValue]) -> list[DecktetCard]:
+        """The shuffled deck in use (top first), from validated options."""
+        return shuffled(seed, "deal", deck_for(Options(**options)))  # type: ignore[arg-type]
+
+    def _deck(self, seed: str, options: dict[str, OptionValue]) -> list[str]:
+        return [c.code for c in self.deal_cards(seed, options)]
+
+    def _initial(self, seed: str, options: dict[str, OptionValue]) -> State:
+        return self.set_up(self.deal_cards(seed, options), Options(**options))  # type: ignore[arg-type]
+
+    def set_up(self, deck: list[DecktetCard], options: Options) -> State:
+        """Deal from `deck` (top first). Public so that tests can stack a deck."""
+        personalities = sum(1 for c in deck if c.is_personality)
+        state = State(options, deck[::-1], personalities)
+        self._refill(state, [])
+        self._settle(state, [])
+        return state
+
+    def _refill(self, state: State, effects: list[Effect]) -> None:
+        """Capital to five cards, then resources to five, personalities going to the palace.
+
+        The Excuse, wherever it is dealt, does not count, and dealing goes on past it.
+        """
+        stock = state.stock
+        while stock and len(_real(state.capital)) < ROW_SIZE:
+            card = stock.pop()
+            state.capital.append(card)
+            if card is EXCUSE:
+                state.excuse_row = CAPITAL
+            effects.append({"type": "deal", "card": card.code, "to": CAPITAL})
+        while stock and len(_real(state.resources)) < ROW_SIZE:
+            card = stock.pop()
+            if card.is_personality:
+                state.palace.append(card)
+                effects.append({"type": "deal", "card": card.code, "to": PALACE})
+                if len(state.palace) >= PALACE_LIMIT:
+                    state.status = "lost_utterly"
+                    effects.append({"type": "end", "result": "lost_utterly"})
+                    return
+                continue
+            state.resources.append(card)
+            if card is EXCUSE:
+                state.excuse_row = RESOURCES
+            effects.append({"type": "deal", "card": card.code, "to": RESOURCES})
+
+    def _settle(self, state: State, effects: list[Effect]) -> None:
+        if state.status != "playing":
+            return
+        if len(state.controlled) == state.personalities:
+            state.status = "won"
+        elif len(self._legal(state, 0)) == 1:  # nothing but resign
+            state.status = "lost"
+        else:
+            return
+        state.legal_cache = None
+        effects.append({"type": "end", "result": state.status})
+
+    # ---- moves ---------------------------------------------------------------------------------
+
+    def _parse_move(self, move: object) -> Move:
+        if not isinstance(move, dict):
+            raise IllegalMove('a move is a JSON object such as {"type": "control", ...}')
+        kind = move.get("type")
+        if kind == "resign":
+            if len(move) != 1:
+                raise IllegalMove("a resign move has no other fields")
+            return RESIGN
+        if kind == "excuse":
+            card = move.get("card")
+            if set(move) != {"type", "card"} or not (card is None or card in BY_CODE):
+                raise IllegalMove('an excuse move is {"type": "excuse", "card": CODE or null}')
+            return Move("excuse", card)
+        if kind == "control":
+            target, paid = move.get("target"), move.get("with")
+            if (
+                set(move) != {"type", "target", "with"}
+                or target not in BY_CODE
+                or not isinstance(paid, list)
+                or not paid
+                or not all(isinstance(c, str) and c in BY_CODE for c in paid)
+                or len(set(paid)) != len(paid)
+            ):
+                raise IllegalMove(
+                    'a control move is {"type": "control", "target": CODE, "with": [CODE, ...]} '
+                    "with at least one card, each named once"
+                )
+            ordered = tuple(sorted(paid, key=lambda code: BY_CODE[code].index))
+            return Move("control", target, ordered)
+        raise IllegalMove(f"unknown move type {kind!r} (known: control, excuse, resign)")
+
+    def _to_move(self, state: State) -> tuple[int, ...]:
+        return (0,)
+
+    def _legal(self, state: State, seat: int) -> tuple[Move, ...]:
+        if seat != 0 or state.status != "playing":
+            return ()
+        if state.legal_cache is not None:
+            return state.legal_cache
+        moves: list[Move] = []
+        if state.excuse_row is not None:
+            if state.excuse_row == CAPITAL:
+                movable = _real(state.resources)
+            else:
+                movable = [c for c in _real(state.capital) if not c.is_personality]
+            moves = [Move("excuse", c.code) for c in movable] or [Move("excuse", None)]
+        else:
+            resources = sorted(_real(state.resources), key=lambda c: c.index)
+            for target in (*_real(state.capital), *state.palace):
+                mask, rank = target.suit_mask, target.rank
+                eligible = [r for r in resources if r.suit_mask & mask]
+                if sum(r.rank for r in eligible) < rank:
+                    continue
+                for size in range(1, len(eligible) + 1):
+                    for group in combinations(eligible, size):
+                        if sum(r.rank for r in group) >= rank:
+                            moves.append(Move("control", target.code, tuple(r.code for r in group)))
+        moves.append(RESIGN)
+        state.legal_cache = legal = tuple(moves)
+        return legal
+
+    def _why_illegal(self, state: State, seat: int, move: Move) -> str:
+        if seat != 0:
+            return "Adaman has one seat, seat 0"
+        if move.kind == "excuse":
+            if state.excuse_row is None:
+                return "the Excuse is not waiting to be played"
+            return f"that card cannot move with the Excuse from the {state.excuse_row} row"
+        if move.kind == "control":
+            if state.excuse_row is not None:
+                return "the Excuse must be played first"
+            target = BY_CODE[move.target or ""]
+            if target not in _real(state.capital) and target not in state.palace:
+                return f"{target.code} is not in the capital or the palace"
+            missing = [c for c in move.paid if BY_CODE[c] not in _real(state.resources)]
+            if missing:
+                return f"not among the resources: {', '.join(missing)}"
+            strangers = [c for c in move.paid if not BY_CODE[c].suit_mask & target.suit_mask]
+            if strangers:
+                return f"{', '.join(strangers)} share no suit with {target.code}"
+            total = sum(BY_CODE[c].rank for c in move.paid)
+            return f"ranks {total} fall short of {target.code}'s rank {target.rank}"
+        return "that move is not legal now"
+
+    def _play(self, state: State, seat: int, move: Move, effects: list[Effect]) -> None:
+        self._play_visible(state, seat, move, effects)
+        if move.kind == "control":
+            self._refill(state, effects)
+        self._settle(state, effects)
+
+    def _play_visible(
+        self, state: State, seat: int, move: Move, effects: list[Effect] | None = None
+    ) -> None:
+        """The move itself, without the refill that turns up new cards."""
+        effects = [] if effects is None else effects
+        state.legal_cache = None
+        if move.kind == "resign":
+            state.status = "lost"
+            effects.append({"type": "resign"})
+            effects.append({"type": "end", "result": "lost"})
+        elif move.kind == "excuse":
+            row = state.excuse_row
+            if move.target is not None:
+                card = BY_CODE[move.target]
+                source, dest = (
+                    (state.resources, state.capital)
+                    if row == CAPITAL
+                    else (state.capital, state.resources)
+                )
+                source.remove(card)
+                dest.append(card)
+            (state.capital if row == CAPITAL else state.resources).remove(EXCUSE)
+            state.discard.append(EXCUSE)
+            state.excuse_row = None
+            effects.append({"type": "excuse", "card": move.target, "to": row})
+        else:
+            target = BY_CODE[move.target or ""]
+            for code in move.paid:
+                paid = BY_CODE[code]
+                state.resources.remove(paid)
+                state.discard.append(paid)
+            (state.palace if target in state.palace else state.capital).remove(target)
+            if target.is_personality:
+                state.controlled.append(target)
+                destination = "controlled"
+            else:
+                state.resources.append(target)
+                destination = RESOURCES
+            effects.append(
+                {
+                    "type": "control",
+                    "target": target.code,
+                    "with": list(move.paid),
+                    "to": destination,
+                }
+            )
+
+    # ---- bots and search ------------------------------------------------------------------------
+
+    def expert_move(self, state: State, seat: int, rng: DealRandom) -> Json | None:
+        from domain.games.adaman_expert import AdamanExpert
+
+        options = {
+            "pawns_and_courts": state.options.pawns_and_courts,
+            "extra_personalities": state.options.extra_personalities,
+            "excuse": state.options.excuse,
+        }
+        return AdamanExpert(rng).choose(self.view(state, seat), options)
+
+    def heuristic(self, state: State, seat: int) -> float:
+        """The expert's evaluation; the stock is used only as the set of unseen cards, which
+        a player can deduce, never in its order."""
+        from domain.games.adaman_expert import evaluate
+
+        if state.status == "won":
+            return 1e6
+        if state.status != "playing":
+            return -1e6
+        return evaluate(
+            _real(state.capital),
+            state.palace,
+            _real(state.resources),
+            len(state.controlled),
+            [c for c in state.stock if c is not EXCUSE],
+        )
+
+    def children(self, state: State) -> list[tuple[Move, State]]:
+        """Every legal move but resign, with the position it leads to (no forced moves)."""
+        out = []
+        for move in self._legal(state, 0):
+            if not move.is_resign:
+                child = state.copy()
+                self._play(child, 0, move, [])
+                out.append((move, child))
+        return out
+
+    def apply_one(self, state: State, move: Json) -> State:
+        """`move` alone, without the forced moves after it: for walking a solver's line."""
+        typed = self._parse_move(move)
+        if typed not in self._legal(state, 0):
+            raise IllegalMove(self._why_illegal(state, 0, typed))
+        child = state.copy()
+        self._play(child, 0, typed, [])
+        return child
+
+    # ---- reading a position --------------------------------------------------------------------
+
+    def status(self, state: State) -> str:
+        return state.status
+
+    def is_over(self, state: State) -> bool:
+        return state.status != "playing"
+
+    def outcome(self, state: State) -> Json | None:
+        if state.status == "playing":
+            return None
+        controlled = sum(c.rank for c in state.controlled)
+        if state.status == "won":
+            score = controlled + sum(c.rank for c in _real(state.resources))
+        elif state.status == "lost":
+            score = controlled
+        else:
+            score = 0
+        return {"result": state.status, "score": score}
+
+    def view(self, state: State, seat: int | None) -> Json:
+        return {
+            "status": state.status,
+            "capital": [c.code for c in state.capital],
+            "palace": [c.code for c in state.palace],
+            "resources": [c.code for c in state.resources],
+            "controlled": [c.code for c in state.controlled],
+            "excuse": state.excuse_row,
+            "personalities_left": state.personalities - len(state.controlled),
+            "stock_count": len(state.stock),
+            "discard": [c.code for c in state.discard],  # all seen face up: no secret
+            "discard_count": len(state.discard),
+            "legal_moves": self.legal_moves(state, seat) if seat == 0 else [],
+            "outcome": self.outcome(state),
+        }

@@ -1,0 +1,254 @@
+"""An exact Adaman solver: knows the deck order and decides whether the deal can be won.
+
+Depth-first search with memoisation on a compact model of the game: a position is five
+integers (capital, palace and resources as bitmasks over card indexes, how many cards are
+dealt, where the Excuse waits). The model's moves and refills are the engine's rules
+(domain/games/adaman.py) restated on bitmasks for speed; a test checks, position by position,
+that the two produce exactly the same successors.
+
+Overpaying is searched too: with a fixed deck order, discarding more resources changes which
+later cards become resources, so no payment is dominated in general. One sound pruning rule:
+a position is hopeless when, for some set of suits, the personalities still to control whose
+suits all lie in it need more rank than all the cards that could still pay for them (the
+fractional transportation bound). A node budget makes the search give up honestly
+(`complete=False`) instead of running for ever.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from domain.decktet import CARDS, EXCUSE, DecktetCard
+from domain.games.adaman import PALACE_LIMIT, ROW_SIZE, Adaman, Move, State
+from domain.games.adaman import Options as AdamanOptions
+from domain.ruleset import Json
+
+RANK = [c.rank for c in CARDS]
+SUIT = [c.suit_mask for c in CARDS]
+PERSON = [c.is_personality for c in CARDS]
+CODE = [c.code for c in CARDS]
+EXCUSE_BIT = 1 << EXCUSE.index
+ALL_PERSONS = sum(1 << c.index for c in CARDS if c.is_personality)
+NO_EXCUSE, IN_CAPITAL, IN_RESOURCES = 0, 1, 2
+
+Position = tuple[int, int, int, int, int]  # capital, palace, resources, dealt, excuse
+
+
+def _bits(mask: int) -> list[int]:
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _count(mask: int) -> int:
+    return mask.bit_count()
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    winnable: bool
+    line: list[Json] | None  # the moves of a winning line, when there is one
+    nodes: int  # positions expanded
+    seconds: float
+    complete: bool = True  # False when the node budget ran out before an answer
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+class Solver:
+    """Solves one deal. `deck` is the full deal, top first, as the engine dealt it."""
+
+    def __init__(self, deck: list[DecktetCard], node_budget: int | None = 1_000_000) -> None:
+        self.deck = [c.index for c in deck]
+        self.node_budget = node_budget
+        self.memo: dict[Position, bool] = {}
+        self.nodes = 0
+        # Masks of the cards not yet dealt, by how many are dealt.
+        n = len(self.deck)
+        self.rest = [0] * (n + 1)
+        for i in range(n - 1, -1, -1):
+            self.rest[i] = self.rest[i + 1] | (1 << self.deck[i])
+
+    # ---- positions -----------------------------------------------------------------------------
+
+    @staticmethod
+    def position(state: State, dealt: int) -> Position:
+        excuse = {None: NO_EXCUSE, "capital": IN_CAPITAL, "resources": IN_RESOURCES}
+        return (
+            sum(1 << c.index for c in state.capital),
+            sum(1 << c.index for c in state.palace),
+            sum(1 << c.index for c in state.resources),
+            dealt,
+            excuse[state.excuse_row],
+        )
+
+    def refill(
+        self, capital: int, palace: int, resources: int, dealt: int, excuse: int
+    ) -> Position | None:
+        """Capital to five real cards, then resources (personalities to the palace); None when
+        a sixth card reaches the palace."""
+        deck, n = self.deck, len(self.deck)
+        while dealt < n and _count(capital & ~EXCUSE_BIT) < ROW_SIZE:
+            card = deck[dealt]
+            dealt += 1
+            capital |= 1 << card
+            if card == EXCUSE.index:
+                excuse = IN_CAPITAL
+        while dealt < n and _count(resources & ~EXCUSE_BIT) < ROW_SIZE:
+            card = deck[dealt]
+            dealt += 1
+            if PERSON[card]:
+                palace |= 1 << card
+                if _count(palace) >= PALACE_LIMIT:
+                    return None
+            else:
+                resources |= 1 << card
+                if card == EXCUSE.index:
+                    excuse = IN_RESOURCES
+        return capital, palace, resources, dealt, excuse
+
+    def successors(self, pos: Position) -> list[tuple[Move, Position | None]]:
+        """Every move but resign and where it leads (None: lost utterly), in search order."""
+        capital, palace, resources, dealt, excuse = pos
+        out: list[tuple[Move, Position | None]] = []
+        if excuse:
+            if excuse == IN_CAPITAL:
+                movable = resources & ~EXCUSE_BIT
+            else:
+                movable = capital & ~EXCUSE_BIT & ~ALL_PERSONS
+            for card in _bits(movable):
+                bit = 1 << card
+                if excuse == IN_CAPITAL:
+                    nxt = (capital & ~EXCUSE_BIT | bit, palace, resources & ~bit, dealt, 0)
+                else:
+                    nxt = (capital & ~bit, palace, resources & ~EXCUSE_BIT | bit, dealt, 0)
+                out.append((Move("excuse", CODE[card]), nxt))
+            if not movable:
+                out.append(
+                    (
+                        Move("excuse", None),
+                        (capital & ~EXCUSE_BIT, palace, resources & ~EXCUSE_BIT, dealt, 0),
+                    )
+                )
+            return out
+        real_resources = resources & ~EXCUSE_BIT
+        payer_bits = _bits(real_resources)
+        scored = []
+        for target in _bits((capital & ~EXCUSE_BIT) | palace):
+            rank, suits, bit = RANK[target], SUIT[target], 1 << target
+            eligible = [r for r in payer_bits if SUIT[r] & suits]
+            if sum(RANK[r] for r in eligible) < rank:
+                continue
+            k = len(eligible)
+            for choice in range(1, 1 << k):
+                paid = [eligible[i] for i in range(k) if choice >> i & 1]
+                total = sum(RANK[r] for r in paid)
+                if total < rank:
+                    continue
+                paid_mask = sum(1 << r for r in paid)
+                new_resources = resources & ~paid_mask
+                if not PERSON[target]:
+                    new_resources |= bit
+                new = self.refill(capital & ~bit, palace & ~bit, new_resources, dealt, excuse)
+                move = Move("control", CODE[target], tuple(CODE[r] for r in sorted(paid)))
+                # Search order: personalities first (palace ones first), least overpaid first.
+                order = (0 if PERSON[target] else 1, 0 if bit & palace else 1, total - rank)
+                scored.append((order, move, new))
+        scored.sort(key=lambda s: s[0])
+        out.extend((move, new) for _, move, new in scored)
+        return out
+
+    def won(self, pos: Position) -> bool:
+        capital, palace, _, dealt, _ = pos
+        return not ((capital | palace | self.rest[dealt]) & ALL_PERSONS)
+
+    def hopeless(self, pos: Position) -> bool:
+        """The transportation bound: sound, since paying cards only ever leave play."""
+        capital, palace, resources, dealt, _ = pos
+        waiting = (capital | palace | self.rest[dealt]) & ALL_PERSONS
+        payers = (resources | capital | self.rest[dealt]) & ~ALL_PERSONS & ~EXCUSE_BIT
+        need = [0] * 64
+        for p in _bits(waiting):
+            need[SUIT[p]] += RANK[p]
+        have = [0] * 64
+        for c in _bits(payers):
+            have[SUIT[c]] += RANK[c]
+        total = sum(have)
+        need_within = need[:]  # need of personalities whose suits lie within U
+        have_outside = have[:]  # supply of payers whose suits lie within U (used for ~U)
+        for bit in range(6):
+            step = 1 << bit
+            for u in range(64):
+                if u & step:
+                    need_within[u] += need_within[u ^ step]
+                    have_outside[u] += have_outside[u ^ step]
+        return any(need_within[u] > total - have_outside[63 ^ u] for u in range(1, 64))
+
+    # ---- search --------------------------------------------------------------------------------
+
+    def solve(self, state: State) -> Solution:
+        started = time.perf_counter()
+        dealt = len(self.deck) - len(state.stock)
+        line: list[Move] = []
+        try:
+            won = state.status == "won" or (
+                state.status == "playing" and self._search(self.position(state, dealt), line)
+            )
+            complete = True
+        except _OutOfBudget:
+            won, complete = False, False
+        return Solution(
+            won,
+            [m.to_json() for m in line] if won else None,
+            self.nodes,
+            time.perf_counter() - started,
+            complete,
+        )
+
+    def _search(self, pos: Position, line: list[Move]) -> bool:
+        if self.won(pos):
+            return True
+        known = self.memo.get(pos)
+        if known is not None:
+            return known
+        self.nodes += 1
+        if self.node_budget is not None and self.nodes > self.node_budget:
+            raise _OutOfBudget
+        result = False
+        if not self.hopeless(pos):
+            for move, nxt in self.successors(pos):
+                if nxt is not None and self._search(nxt, line):
+                    line.insert(0, move)
+                    result = True
+                    break
+        self.memo[pos] = result
+        return result
+
+
+def solve_deal(
+    ruleset: Adaman,
+    seed: str,
+    options: dict[str, object] | None = None,
+    node_budget: int | None = 1_000_000,
+) -> Solution:
+    """Solve the deal of `seed`. The winning line lists only real choices (forced moves are
+    the engine's), so it replays as is with `Ruleset.replay` or `court replay`."""
+    full = ruleset.validate_options(options)
+    deck = ruleset.deal_cards(seed, full)
+    state = ruleset.set_up(deck, AdamanOptions(**full))  # type: ignore[arg-type]
+    solution = Solver(deck, node_budget).solve(state)
+    if solution.line is None:
+        return solution
+    choices: list[Json] = []
+    for move in solution.line:
+        real = [m for m in ruleset.legal_moves(state, 0) if m["type"] != "resign"]
+        if len(real) > 1:
+            choices.append(move)
+        state = ruleset.apply_one(state, move)
+    return Solution(solution.winnable, choices, solution.nodes, solution.seconds, solution.complete)

@@ -1,0 +1,165 @@
+"""Adaman invariants over random seeds, options and legal play; the solver against the engine;
+the expert bot against peeking."""
+
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain.deal import SEED_PATTERN, DealRandom
+from domain.decktet import BY_CODE, CARDS
+from domain.games.adaman import Adaman, Options, deck_for
+from domain.games.adaman_solver import Solver, solve_deal
+
+AD = Adaman()
+seeds = st.from_regex(SEED_PATTERN, fullmatch=True)
+options = st.fixed_dictionaries(
+    {
+        "pawns_and_courts": st.booleans(),
+        "extra_personalities": st.integers(0, 3),
+        "excuse": st.booleans(),
+    }
+)
+picks = st.lists(st.integers(0, 10_000), max_size=60)
+
+
+def strings_in(value):
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from strings_in(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from strings_in(v)
+
+
+@settings(max_examples=150)
+@given(seeds, options, picks)
+def test_invariants_hold_at_every_step(seed, opts, choices):
+    expected = Counter(c.code for c in deck_for(Options(**opts)))
+    state = AD.start(seed, opts)
+    for step in range(200):
+        assert Counter(c.code for c in state.all_cards()) == expected
+        view = AD.view(state, 0)
+        assert not set(strings_in(view)) & {c.code for c in state.stock}
+        assert view["stock_count"] == len(state.stock)
+        assert len(state.palace) <= 6
+        legal = AD.legal_moves(state, 0)
+        for move in legal:
+            AD.apply(state, 0, move)  # every listed move applies
+        if AD.is_over(state):
+            break
+        real = [m for m in legal if m["type"] != "resign"]
+        state = AD.apply(
+            state, 0, real[choices[step] % len(real)] if step < len(choices) else real[0]
+        ).state
+    else:
+        raise AssertionError("an Adaman game did not end")
+    assert AD.outcome(state)["result"] in ("won", "lost", "lost_utterly")
+
+
+@settings(max_examples=60)
+@given(seeds, options, picks)
+def test_replay_is_deterministic(seed, opts, choices):
+    state, log = AD.start(seed, opts), []
+    while not AD.is_over(state) and len(log) < 60:
+        real = [m for m in AD.legal_moves(state, 0) if m["type"] != "resign"]
+        move = real[choices[len(log)] % len(real)] if len(log) < len(choices) else real[0]
+        log.append((0, move))
+        state = AD.apply(state, 0, move).state
+    assert AD.view(AD.replay(seed, opts, log), 0) == AD.view(state, 0)
+
+
+def engine_key(state):
+    return (
+        frozenset(c.code for c in state.capital),
+        frozenset(c.code for c in state.palace),
+        frozenset(c.code for c in state.resources),
+        len(state.stock),
+        state.excuse_row,
+        state.status,
+    )
+
+
+@settings(max_examples=80)
+@given(seeds, options, picks)
+def test_solver_moves_are_the_engines_moves(seed, opts, choices):
+    full = AD.validate_options(opts)
+    deck = AD.deal_cards(seed, full)
+    solver = Solver(deck)
+    state = AD.set_up(deck, Options(**full))
+    for step in range(40):
+        if AD.is_over(state):
+            break
+        dealt = len(deck) - len(state.stock)
+        ours = {}
+        for move, pos in solver.successors(solver.position(state, dealt)):
+            if pos is None:
+                ours[move] = "lost_utterly"
+            else:
+                capital, palace, resources, n, excuse = pos
+                names = lambda m: frozenset(CARDS[i].code for i in range(45) if m >> i & 1)  # noqa: E731
+                ours[move] = (
+                    names(capital),
+                    names(palace),
+                    names(resources),
+                    len(deck) - n,
+                    {0: None, 1: "capital", 2: "resources"}[excuse],
+                )
+        theirs = {}
+        for move, child in AD.children(state):
+            key = engine_key(child)
+            theirs[move] = "lost_utterly" if key[-1] == "lost_utterly" else key[:-1]
+        assert ours == theirs
+        children = AD.children(state)
+        state = (
+            children[choices[step] % len(children)][1] if step < len(choices) else children[0][1]
+        )
+
+
+def exhaustive(state, memo):
+    """Plain search over the engine's own moves: no pruning, no ordering."""
+    if state.status != "playing":
+        return state.status == "won"
+    key = engine_key(state)
+    if key not in memo:
+        memo[key] = any(exhaustive(child, memo) for _, child in AD.children(state))
+    return memo[key]
+
+
+@settings(max_examples=120)
+@given(st.permutations(range(36)), st.integers(11, 15))
+def test_solver_agrees_with_plain_search_on_small_decks(order, size):
+    deck = [CARDS[i] for i in order[:size]]
+    state = AD.set_up(deck, Options())
+    solution = Solver(deck, node_budget=None).solve(state)
+    assert solution.winnable == exhaustive(state, {})
+    if solution.winnable:  # the line really wins, move by move, in the engine
+        for move in solution.line:
+            state = AD.apply_one(state, move)
+        assert state.status == "won"
+
+
+def test_a_solved_line_replays_to_a_win():
+    solution = solve_deal(AD, "solve-3")
+    assert solution.complete and solution.winnable
+    final = AD.replay("solve-3", None, [(0, m) for m in solution.line])
+    assert AD.status(final) == "won"
+
+
+def test_the_expert_cannot_see_the_stock_order():
+    """Two positions that look the same to the player get the same move."""
+    from domain.games.adaman_expert import AdamanExpert
+
+    state = AD.start("peek")
+    other = state.copy()
+    other.stock.reverse()  # the same unseen cards, another order
+    assert AD.view(other, 0) == AD.view(state, 0)
+    first = AdamanExpert(DealRandom("s", "bot")).choose(AD.view(state, 0), {})
+    second = AdamanExpert(DealRandom("s", "bot")).choose(AD.view(other, 0), {})
+    assert first == second
+
+
+def test_card_codes_round_trip():
+    assert all(BY_CODE[c.code] is c for c in CARDS)
