@@ -186,8 +186,9 @@ class Ruleset(ABC, Generic[S, M]):
     def _parse_move(self, move: object) -> M:
         """The typed move, or IllegalMove when the JSON is not a move of this game at all."""
 
-    @abstractmethod
-    def _to_move(self, state: S) -> tuple[int, ...]: ...
+    def _to_move(self, state: S) -> tuple[int, ...]:
+        """Whose turn it is; a solitaire is always seat 0's."""
+        return (0,)
 
     @abstractmethod
     def _legal(self, state: S, seat: int) -> tuple[M, ...]: ...

@@ -46,3 +46,15 @@ def strength(state: State, name: str) -> int:
 
 def legal(state: State) -> list[dict]:
     return RA.legal_moves(state, 0)
+
+
+def strings_in(value):
+    """Every string anywhere in a JSON value: what a view shows, for no-leak checks."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from strings_in(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from strings_in(v)

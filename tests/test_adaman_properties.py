@@ -10,6 +10,7 @@ from domain.deal import SEED_PATTERN, DealRandom
 from domain.decktet import BY_CODE, CARDS
 from domain.games.adaman import Adaman, Options, deck_for
 from domain.games.adaman_solver import Solver, solve_deal
+from tests.helpers import strings_in
 
 AD = Adaman()
 seeds = st.from_regex(SEED_PATTERN, fullmatch=True)
@@ -21,17 +22,6 @@ options = st.fixed_dictionaries(
     }
 )
 picks = st.lists(st.integers(0, 10_000), max_size=60)
-
-
-def strings_in(value):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from strings_in(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from strings_in(v)
 
 
 @settings(max_examples=150)

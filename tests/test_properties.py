@@ -7,7 +7,7 @@ from hypothesis import strategies as st
 
 from domain.cards import STANDARD_DECK
 from domain.deal import SEED_PATTERN
-from tests.helpers import RA
+from tests.helpers import RA, strings_in
 
 seeds = st.from_regex(SEED_PATTERN, fullmatch=True)
 options = st.fixed_dictionaries(
@@ -23,17 +23,6 @@ options = st.fixed_dictionaries(
 )
 choices = st.lists(st.integers(0, 1000), max_size=300)
 MAX_STEPS = 3000  # far above any real game: a game that outlasts it is a bug
-
-
-def strings_in(value):
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from strings_in(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from strings_in(v)
 
 
 def check_position(state, expected_cards):

@@ -251,9 +251,6 @@ class Adaman(Ruleset[State, Move]):
             return Move("control", target, ordered)
         raise IllegalMove(f"unknown move type {kind!r} (known: control, excuse, resign)")
 
-    def _to_move(self, state: State) -> tuple[int, ...]:
-        return (0,)
-
     def _legal(self, state: State, seat: int) -> tuple[Move, ...]:
         if seat != 0 or state.status != "playing":
             return ()

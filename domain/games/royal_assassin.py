@@ -341,9 +341,6 @@ class RoyalAssassin(Ruleset[State, Move]):
         known = ", ".join([*_PLAIN_MOVES, *_COLUMN_MOVES])
         raise IllegalMove(f"unknown move type {kind!r} (known: {known})")
 
-    def _to_move(self, state: State) -> tuple[int, ...]:
-        return (0,)
-
     def _legal(self, state: State, seat: int) -> tuple[Move, ...]:
         if seat != 0 or state.status != "playing":
             return ()
