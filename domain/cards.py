@@ -6,7 +6,7 @@ look them up cheaply. What a card is *worth* belongs to each game, not to the ca
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -18,23 +18,22 @@ JOKER_RANK = "X"
 
 @dataclass(frozen=True, slots=True)
 class Card:
-    """One standard card: `rank` is a character of RANKS (or "X" for a Joker), `suit` of SUITS."""
+    """One standard card: `rank` is a character of RANKS (or "X" for a Joker), `suit` of SUITS.
+
+    The derived flags are plain attributes, set once: rules code reads them on every move.
+    """
 
     code: str
     rank: str
     suit: str
+    is_joker: bool = field(init=False, repr=False, compare=False)
+    is_royal: bool = field(init=False, repr=False, compare=False)
+    is_red: bool = field(init=False, repr=False, compare=False)
 
-    @property
-    def is_joker(self) -> bool:
-        return self.rank == JOKER_RANK
-
-    @property
-    def is_royal(self) -> bool:
-        return self.rank in ROYAL_RANKS
-
-    @property
-    def is_red(self) -> bool:
-        return self.suit in RED_SUITS
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "is_joker", self.rank == JOKER_RANK)
+        object.__setattr__(self, "is_royal", self.rank in ROYAL_RANKS)
+        object.__setattr__(self, "is_red", self.suit in RED_SUITS)
 
     def __str__(self) -> str:
         return self.code
