@@ -103,7 +103,7 @@ def bench_adaman() -> list[tuple[str, str, str]]:
             )
         )
     adaman = Adaman()
-    solutions = [solve_deal(adaman, f"solve-{i}", None, 100_000) for i in range(30)]
+    solutions = [solve_deal(adaman, f"solve-{i}", None, 300_000) for i in range(30)]
     times = sorted(s.seconds for s in solutions)
     won = sum(s.complete and s.winnable for s in solutions)
     lost = sum(s.complete and not s.winnable for s in solutions)

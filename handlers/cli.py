@@ -374,7 +374,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--budget",
         type=int,
-        default=300_000,
+        default=1_000_000,
         help="positions to search per deal before giving up (0: no limit)",
     )
     add_options(p)

@@ -153,3 +153,34 @@ def test_the_expert_cannot_see_the_stock_order():
 
 def test_card_codes_round_trip():
     assert all(BY_CODE[c.code] is c for c in CARDS)
+
+
+def plain_transportation_bound(solver, pos):
+    from domain.games.adaman_solver import ALL_PERSONS, EXCUSE_BIT, RANK, SUIT, _bits
+
+    capital, palace, resources, dealt, _ = pos
+    waiting = (capital | palace | solver.rest[dealt]) & ALL_PERSONS
+    payers = (resources | capital | solver.rest[dealt]) & ~ALL_PERSONS & ~EXCUSE_BIT
+    for suits in range(1, 64):
+        need = sum(RANK[p] for p in _bits(waiting) if SUIT[p] & ~suits == 0)
+        have = sum(RANK[c] for c in _bits(payers) if SUIT[c] & suits)
+        if need > have:
+            return True
+    return False
+
+
+@settings(max_examples=300)
+@given(
+    seeds,
+    st.sets(st.integers(0, 44), max_size=6),
+    st.sets(st.integers(0, 44), max_size=5),
+    st.sets(st.integers(0, 44), max_size=5),
+    st.integers(10, 36),
+)
+def test_packed_bound_equals_the_plain_one(seed, capital, palace, resources, dealt):
+    from domain.games.adaman_solver import ALL_PERSONS
+
+    solver = Solver(AD.deal_cards(seed, AD.validate_options({})))
+    mask = lambda cards: sum(1 << c for c in cards)  # noqa: E731
+    pos = (mask(capital), mask(palace) & ALL_PERSONS, mask(resources) & ~ALL_PERSONS, dealt, 0)
+    assert solver.hopeless(pos) == plain_transportation_bound(solver, pos)

@@ -34,6 +34,15 @@ NO_EXCUSE, IN_CAPITAL, IN_RESOURCES = 0, 1, 2
 
 Position = tuple[int, int, int, int, int]  # capital, palace, resources, dealt, excuse
 
+# The transportation bound, packed: lane U (16 bits at 16 * U) of a card's NEED_LANES holds its
+# rank when its suits all lie in the suit set U; of HAVE_LANES, its rank when it shares a suit
+# with U. Summing lanes over cards and subtracting, a lane whose bias bit is cleared is a set
+# of suits whose personalities need more than can be paid (no lane exceeds 0x7FFF).
+_LANES = range(64)
+NEED_LANES = [sum(RANK[i] << (16 * u) for u in _LANES if SUIT[i] & ~u == 0) for i in range(45)]
+HAVE_LANES = [sum(RANK[i] << (16 * u) for u in _LANES if SUIT[i] & u) for i in range(45)]
+LANE_BIAS = sum(0x8000 << (16 * u) for u in _LANES)
+
 
 def _bits(mask: int) -> list[int]:
     out = []
@@ -169,26 +178,22 @@ class Solver:
         return not ((capital | palace | self.rest[dealt]) & ALL_PERSONS)
 
     def hopeless(self, pos: Position) -> bool:
-        """The transportation bound: sound, since paying cards only ever leave play."""
+        """The transportation bound: sound, since paying cards only ever leave play.
+
+        For every set of suits U: the personalities still to control whose suits all lie in U
+        must not need more rank than the cards that could still pay and share a suit with U.
+        All 64 sets are checked at once, one 16-bit lane per set (see _LANES below).
+        """
         capital, palace, resources, dealt, _ = pos
         waiting = (capital | palace | self.rest[dealt]) & ALL_PERSONS
         payers = (resources | capital | self.rest[dealt]) & ~ALL_PERSONS & ~EXCUSE_BIT
-        need = [0] * 64
-        for p in _bits(waiting):
-            need[SUIT[p]] += RANK[p]
-        have = [0] * 64
-        for c in _bits(payers):
-            have[SUIT[c]] += RANK[c]
-        total = sum(have)
-        need_within = need[:]  # need of personalities whose suits lie within U
-        have_outside = have[:]  # supply of payers whose suits lie within U (used for ~U)
-        for bit in range(6):
-            step = 1 << bit
-            for u in range(64):
-                if u & step:
-                    need_within[u] += need_within[u ^ step]
-                    have_outside[u] += have_outside[u ^ step]
-        return any(need_within[u] > total - have_outside[63 ^ u] for u in range(1, 64))
+        need = 0
+        for card in _bits(waiting):
+            need += NEED_LANES[card]
+        have = 0
+        for card in _bits(payers):
+            have += HAVE_LANES[card]
+        return (have + LANE_BIAS - need) & LANE_BIAS != LANE_BIAS
 
     # ---- search --------------------------------------------------------------------------------
 
