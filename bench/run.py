@@ -109,7 +109,7 @@ def bench_adaman() -> list[tuple[str, str, str]]:
     lost = sum(s.complete and not s.winnable for s in solutions)
     rows.append(
         (
-            "adaman solver, 30 deals, budget 100,000 positions",
+            "adaman solver, 30 deals, budget 300,000 positions",
             f"winnable {won}, unwinnable {lost}, unknown {30 - won - lost}; median "
             f"{statistics.median(times):.2f} s, p99 {_pct(times, 0.99):.2f} s",
             "",
