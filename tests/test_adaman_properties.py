@@ -182,5 +182,12 @@ def test_packed_bound_equals_the_plain_one(seed, capital, palace, resources, dea
 
     solver = Solver(AD.deal_cards(seed, AD.validate_options({})))
     mask = lambda cards: sum(1 << c for c in cards)  # noqa: E731
-    pos = (mask(capital), mask(palace) & ALL_PERSONS, mask(resources) & ~ALL_PERSONS, dealt, 0)
+    dealt_cards = ~solver.rest[dealt]  # a card in a row has been dealt: positions are consistent
+    pos = (
+        mask(capital) & dealt_cards,
+        mask(palace) & ALL_PERSONS & dealt_cards,
+        mask(resources) & ~ALL_PERSONS & dealt_cards,
+        dealt,
+        0,
+    )
     assert solver.hopeless(pos) == plain_transportation_bound(solver, pos)

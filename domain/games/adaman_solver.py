@@ -33,6 +33,7 @@ ALL_PERSONS = sum(1 << c.index for c in CARDS if c.is_personality)
 NO_EXCUSE, IN_CAPITAL, IN_RESOURCES = 0, 1, 2
 
 Position = tuple[int, int, int, int, int]  # capital, palace, resources, dealt, excuse
+Spec = tuple[str, int, tuple[int, ...]]  # ("control", target, paid) or ("excuse", card or -1, ())
 
 # The transportation bound, packed: lane U (16 bits at 16 * U) of a card's NEED_LANES holds its
 # rank when its suits all lie in the suit set U; of HAVE_LANES, its rank when it shares a suit
@@ -44,17 +45,44 @@ HAVE_LANES = [sum(RANK[i] << (16 * u) for u in _LANES if SUIT[i] & u) for i in r
 LANE_BIAS = sum(0x8000 << (16 * u) for u in _LANES)
 
 
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+_BITS: dict[int, tuple[int, ...]] = {}
+
+
+def _bits(mask: int) -> tuple[int, ...]:
+    """The card indexes in `mask`, ascending (memoised: the same small masks recur)."""
+    found = _BITS.get(mask)
+    if found is None:
+        out = []
+        rest = mask
+        while rest:
+            low = rest & -rest
+            out.append(low.bit_length() - 1)
+            rest ^= low
+        if len(_BITS) > 200_000:
+            _BITS.clear()
+        found = _BITS[mask] = tuple(out)
+    return found
 
 
 def _count(mask: int) -> int:
     return mask.bit_count()
+
+
+_SUBSETS: dict[tuple[int, ...], list[tuple[int, ...]]] = {}
+
+
+def _subsets(cards: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every non-empty subset, each in the order given (memoised: resources repeat a lot)."""
+    found = _SUBSETS.get(cards)
+    if found is None:
+        n = len(cards)
+        found = [
+            tuple(cards[i] for i in range(n) if choice >> i & 1) for choice in range(1, 1 << n)
+        ]
+        if len(_SUBSETS) > 100_000:
+            _SUBSETS.clear()
+        _SUBSETS[cards] = found
+    return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,8 +109,16 @@ class Solver:
         # Masks of the cards not yet dealt, by how many are dealt.
         n = len(self.deck)
         self.rest = [0] * (n + 1)
+        # The bound's lanes for the undealt cards, by how many are dealt: summed once, here.
+        self.rest_need = [0] * (n + 1)
+        self.rest_have = [0] * (n + 1)
         for i in range(n - 1, -1, -1):
-            self.rest[i] = self.rest[i + 1] | (1 << self.deck[i])
+            card = self.deck[i]
+            self.rest[i] = self.rest[i + 1] | (1 << card)
+            person = PERSON[card]
+            self.rest_need[i] = self.rest_need[i + 1] + (NEED_LANES[card] if person else 0)
+            excluded = person or card == EXCUSE.index
+            self.rest_have[i] = self.rest_have[i + 1] + (0 if excluded else HAVE_LANES[card])
 
     # ---- positions -----------------------------------------------------------------------------
 
@@ -124,8 +160,19 @@ class Solver:
 
     def successors(self, pos: Position) -> list[tuple[Move, Position | None]]:
         """Every move but resign and where it leads (None: lost utterly), in search order."""
+        return [(self._move(spec), nxt) for spec, nxt in self._expand(pos)]
+
+    @staticmethod
+    def _move(spec: Spec) -> Move:
+        kind, card, paid = spec
+        if kind == "excuse":
+            return Move("excuse", None if card < 0 else CODE[card])
+        return Move("control", CODE[card], tuple(CODE[r] for r in paid))
+
+    def _expand(self, pos: Position) -> list[tuple[Spec, Position | None]]:
+        """Moves as plain tuples (a Move is built only for the winning line)."""
         capital, palace, resources, dealt, excuse = pos
-        out: list[tuple[Move, Position | None]] = []
+        out: list[tuple[Spec, Position | None]] = []
         if excuse:
             if excuse == IN_CAPITAL:
                 movable = resources & ~EXCUSE_BIT
@@ -137,40 +184,36 @@ class Solver:
                     nxt = (capital & ~EXCUSE_BIT | bit, palace, resources & ~bit, dealt, 0)
                 else:
                     nxt = (capital & ~bit, palace, resources & ~EXCUSE_BIT | bit, dealt, 0)
-                out.append((Move("excuse", CODE[card]), nxt))
+                out.append((("excuse", card, ()), nxt))
             if not movable:
-                out.append(
-                    (
-                        Move("excuse", None),
-                        (capital & ~EXCUSE_BIT, palace, resources & ~EXCUSE_BIT, dealt, 0),
-                    )
-                )
+                bare = (capital & ~EXCUSE_BIT, palace, resources & ~EXCUSE_BIT, dealt, 0)
+                out.append((("excuse", -1, ()), bare))
             return out
-        real_resources = resources & ~EXCUSE_BIT
-        payer_bits = _bits(real_resources)
+        payer_bits = _bits(resources & ~EXCUSE_BIT)  # ascending index: canonical order
         scored = []
         for target in _bits((capital & ~EXCUSE_BIT) | palace):
             rank, suits, bit = RANK[target], SUIT[target], 1 << target
             eligible = [r for r in payer_bits if SUIT[r] & suits]
             if sum(RANK[r] for r in eligible) < rank:
                 continue
-            k = len(eligible)
-            for choice in range(1, 1 << k):
-                paid = [eligible[i] for i in range(k) if choice >> i & 1]
+            person = PERSON[target]
+            in_palace = 0 if bit & palace else 1
+            rest_capital, rest_palace = capital & ~bit, palace & ~bit
+            for paid in _subsets(tuple(eligible)):
                 total = sum(RANK[r] for r in paid)
                 if total < rank:
                     continue
-                paid_mask = sum(1 << r for r in paid)
-                new_resources = resources & ~paid_mask
-                if not PERSON[target]:
+                new_resources = resources
+                for r in paid:
+                    new_resources &= ~(1 << r)
+                if not person:
                     new_resources |= bit
-                new = self.refill(capital & ~bit, palace & ~bit, new_resources, dealt, excuse)
-                move = Move("control", CODE[target], tuple(CODE[r] for r in sorted(paid)))
+                new = self.refill(rest_capital, rest_palace, new_resources, dealt, excuse)
                 # Search order: personalities first (palace ones first), least overpaid first.
-                order = (0 if PERSON[target] else 1, 0 if bit & palace else 1, total - rank)
-                scored.append((order, move, new))
-        scored.sort(key=lambda s: s[0])
-        out.extend((move, new) for _, move, new in scored)
+                order = (0 if person else 1, in_palace, total - rank)
+                scored.append((order, ("control", target, paid), new))
+        scored.sort(key=lambda item: item[0])
+        out.extend((spec, new) for _, spec, new in scored)
         return out
 
     def won(self, pos: Position) -> bool:
@@ -185,13 +228,11 @@ class Solver:
         All 64 sets are checked at once, one 16-bit lane per set (see _LANES below).
         """
         capital, palace, resources, dealt, _ = pos
-        waiting = (capital | palace | self.rest[dealt]) & ALL_PERSONS
-        payers = (resources | capital | self.rest[dealt]) & ~ALL_PERSONS & ~EXCUSE_BIT
-        need = 0
-        for card in _bits(waiting):
+        need = self.rest_need[dealt]
+        for card in _bits((capital | palace) & ALL_PERSONS):
             need += NEED_LANES[card]
-        have = 0
-        for card in _bits(payers):
+        have = self.rest_have[dealt]
+        for card in _bits((resources | capital) & ~ALL_PERSONS & ~EXCUSE_BIT):
             have += HAVE_LANES[card]
         return (have + LANE_BIAS - need) & LANE_BIAS != LANE_BIAS
 
@@ -227,9 +268,9 @@ class Solver:
             raise _OutOfBudget
         result = False
         if not self.hopeless(pos):
-            for move, nxt in self.successors(pos):
+            for spec, nxt in self._expand(pos):
                 if nxt is not None and self._search(nxt, line):
-                    line.insert(0, move)
+                    line.insert(0, self._move(spec))
                     result = True
                     break
         self.memo[pos] = result
