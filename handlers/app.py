@@ -229,7 +229,7 @@ def create_app(
     def log_request(response: Response) -> Response:
         started = g.get("started")
         elapsed = (time.perf_counter() - started) * 1000 if started else 0.0
-        game_id = (request.view_args or {}).get("game_id")
+        game_id = (request.view_args or {}).get("game_id") or g.get("created_game_id")
         access_log.info(
             json.dumps(
                 {
@@ -255,7 +255,7 @@ def create_app(
     def create_game() -> Response:
         body = _create_schema.load(_json_body())
         snap = service.create_game(body["ruleset"], body["options"], body.get("seed"))
-        game_id = snap.game["id"]
+        game_id = g.created_game_id = snap.game["id"]
         return _json(
             {"game": snap.game, "token": snap.token, "view": snap.view},
             201,

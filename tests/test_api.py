@@ -373,6 +373,10 @@ def test_one_json_log_line_per_request(client, caplog):
     line = json.loads(caplog.records[-1].getMessage())
     assert line["method"] == "GET" and line["status"] == 200
     assert line["game_id"] == created["game"]["id"] and line["ms"] >= 0
+    with caplog.at_level(logging.INFO, logger="royal_court.access"):
+        again = create(client)
+    line = json.loads(caplog.records[-1].getMessage())
+    assert line["path"] == "/v1/games" and line["game_id"] == again["game"]["id"]
 
 
 def test_store_outage_is_a_503_with_retry_after(aws_credentials):
