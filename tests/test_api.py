@@ -431,3 +431,11 @@ def test_adaman_illegal_control_names_the_reason(client):
     r = move(client, created, 0, {"type": "control", "target": "sea", "with": ["ace-moons"]})
     problem = assert_problem(r, 422, "illegal-move")
     assert "sea" in problem["reason"] and problem["legal_moves"]
+
+
+@pytest.mark.parametrize("key", ["", "k" * 256])
+def test_a_bad_idempotency_key(client, key):
+    created = create(client, seed="royal")
+    r = move(client, created, 0, {"type": "attack", "column": "hearts"}, {"Idempotency-Key": key})
+    assert_problem(r, 400, "bad-idempotency-key")
+    assert log_length(client, created) == 0
