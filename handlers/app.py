@@ -163,9 +163,16 @@ def _json_body() -> Any:
     if not data.strip():
         raise Problem(400, "malformed-json", "Malformed JSON", "a JSON body is required")
     try:
-        return json.loads(data)
+        return json.loads(data, parse_constant=_not_json)
+    except RecursionError:
+        raise Problem(400, "malformed-json", "Malformed JSON", "nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as e:
         raise Problem(400, "malformed-json", "Malformed JSON", str(e)) from None
+
+
+def _not_json(name: str) -> Any:
+    """NaN and Infinity are not JSON (RFC 8259), though Python's parser takes them."""
+    raise ValueError(f"{name} is not valid JSON")
 
 
 def _bearer_token() -> str | None:

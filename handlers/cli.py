@@ -96,6 +96,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
         moves = json.loads(_read_text(args.moves))
     except json.JSONDecodeError as e:
         raise UsageError(f"moves are not valid JSON: {e}") from None
+    except RecursionError:
+        raise UsageError("moves are nested too deeply") from None
     try:
         state = replay_moves(ruleset, args.seed, _options(args.option), moves)
     except ReplayFailure as f:
@@ -143,6 +145,8 @@ def _replay_one(line: str) -> Json:
         return {"ok": False, "index": f.index, "error": f.reason, "legal_moves": f.legal}
     except (json.JSONDecodeError, UsageError, UnknownRuleset, InvalidOptions, InvalidSeed) as e:
         return {"ok": False, "index": None, "error": str(e), "legal_moves": []}
+    except RecursionError:
+        return {"ok": False, "index": None, "error": "nested too deeply", "legal_moves": []}
 
 
 class ProgressBar:

@@ -160,6 +160,15 @@ def test_malformed_json(client):
     r = client.post(f"/v1/games/{gid}/moves", data="", headers=auth(created["token"]))
     assert_problem(r, 400, "malformed-json")
     assert_problem(client.post("/v1/games", data="[1,"), 400, "malformed-json")
+    assert_problem(client.post("/v1/games", data="[" * 15000), 400, "malformed-json")
+    nan = '{"ruleset": "royal-assassin", "options": {"setup_royals": NaN}}'
+    assert_problem(client.post("/v1/games", data=nan), 400, "malformed-json")
+    r = client.post(
+        f"/v1/games/{gid}/moves",
+        data='{"version": Infinity, "move": {}}',
+        headers=auth(created["token"]),
+    )
+    assert_problem(r, 400, "malformed-json")
     assert log_length(client, created) == 0
 
 

@@ -79,10 +79,10 @@ def test_replay_batch_one_line_out_per_line_in(capsys, monkeypatch):
         },
         {"ruleset": "chess", "seed": "x", "moves": []},
     ]
-    text = "\n".join(json.dumps(x) for x in lines) + "\nnot json\n"
+    text = "\n".join(json.dumps(x) for x in lines) + "\nnot json\n" + "[" * 50000 + "\n"
     code, out, _ = run(capsys, "replay", "--batch", "-", stdin=text, monkeypatch=monkeypatch)
     results = [json.loads(x) for x in out.splitlines()]
-    assert code == 0 and len(results) == 4
+    assert code == 0 and len(results) == 5
     assert results[0]["ok"] and results[0]["view"]["status"] == "lost"
     assert results[1]["ok"] is False and results[1]["index"] == 0
     assert {"type": "attack", "column": "hearts"} in results[1]["legal_moves"]
@@ -93,6 +93,7 @@ def test_replay_batch_one_line_out_per_line_in(capsys, monkeypatch):
         "error": "unknown ruleset 'chess' (known: adaman, royal-assassin)",
     }
     assert results[3]["ok"] is False and results[3]["index"] is None
+    assert results[4]["error"] == "nested too deeply"
 
 
 def test_simulate_ends_with_one_json_line(capsys):
