@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -19,6 +20,8 @@ from domain.registry import AnyRuleset, get_ruleset
 from domain.store import Finish, GameRecord, GameStore, MoveEvent, StoredGame, VersionConflict
 
 Json = dict[str, Any]
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a game id can look like (the service issues 32 URL-safe characters)."""
 
 
 class GameNotFound(LookupError):
@@ -176,6 +179,8 @@ class GameService:
     # ---- helpers ---------------------------------------------------------------------------
 
     def _load(self, game_id: str) -> StoredGame:
+        if GAME_ID.fullmatch(game_id) is None:  # never issued: no need to ask the store
+            raise GameNotFound(f"no game {game_id[:80]!r}")
         stored = self.store.load(game_id)
         if stored is None:
             raise GameNotFound(f"no game {game_id!r}")

@@ -397,6 +397,18 @@ def test_store_outage_is_a_503_with_retry_after(aws_credentials):
     assert r.headers["Retry-After"] == "1"
 
 
+@pytest.mark.parametrize("game_id", ["x" * 3000, "%C3%A9t%C3%A9", "a.b", "GAME%23x"])
+def test_ids_never_issued_are_404_on_every_store(store, game_id):
+    client = make_app(store).test_client()
+    assert_problem(client.get(f"/v1/games/{game_id}"), 404, "game-not-found")
+    r = client.post(
+        f"/v1/games/{game_id}/moves",
+        json={"version": 0, "move": {"type": "draw"}},
+        headers=auth("t"),
+    )
+    assert_problem(r, 404, "game-not-found")
+
+
 def test_full_flow_on_every_store(store):
     client = make_app(store).test_client()
     created = create(client, seed="royal")
