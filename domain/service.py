@@ -16,7 +16,7 @@ from typing import Any
 
 from domain.deal import check_seed, seed_commitment
 from domain.record import move_hash
-from domain.registry import AnyRuleset, get_ruleset
+from domain.registry import RULESETS, AnyRuleset, get_ruleset
 from domain.store import Finish, GameRecord, GameStore, MoveEvent, StoredGame, VersionConflict
 
 Json = dict[str, Any]
@@ -76,8 +76,6 @@ class GameService:
 
     @staticmethod
     def rulesets() -> list[Json]:
-        from domain.registry import RULESETS
-
         return [r.describe() for r in RULESETS.values()]
 
     def read_game(self, game_id: str, token: str | None) -> Snapshot:

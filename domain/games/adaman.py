@@ -357,7 +357,7 @@ class Adaman(Ruleset[State, Move]):
     # ---- bots and search ------------------------------------------------------------------------
 
     def expert_move(self, state: State, seat: int, rng: DealRandom) -> Json | None:
-        from domain.games.adaman_expert import AdamanExpert
+        from domain.games.adaman_expert import AdamanExpert  # it imports this module
 
         options = {
             "pawns_and_courts": state.options.pawns_and_courts,
@@ -369,7 +369,7 @@ class Adaman(Ruleset[State, Move]):
     def heuristic(self, state: State, seat: int) -> float:
         """The expert's evaluation; the stock is used only as the set of unseen cards, which
         a player can deduce, never in its order."""
-        from domain.games.adaman_expert import evaluate
+        from domain.games.adaman_expert import evaluate  # it imports this module
 
         if state.status == "won":
             return 1e6
