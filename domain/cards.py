@@ -56,8 +56,3 @@ def card(code: str) -> Card:
         return _BY_CODE[code]
     except (KeyError, TypeError):
         raise ValueError(f"unknown card code {code!r}") from None
-
-
-def codes(cards: tuple[Card, ...] | list[Card]) -> list[str]:
-    """The codes of these cards, in order: how cards leave the domain as JSON."""
-    return [c.code for c in cards]

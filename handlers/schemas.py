@@ -11,10 +11,11 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
+from domain.deal import SEED_PATTERN
 from domain.options import OptionSpec
 from domain.registry import AnyRuleset
 
-SEED_REGEX = r"^[A-Za-z0-9._:-]{1,128}$"
+SEED_REGEX = f"^{SEED_PATTERN.pattern}$"  # the domain's rule, documented in the spec
 
 
 class StrictInteger(fields.Integer):

@@ -18,7 +18,6 @@ import time
 import uuid
 from pathlib import Path
 
-import boto3
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -115,6 +114,3 @@ def dynamo_client(endpoint: str | None):
     from infra.dynamo_store import make_client
 
     return make_client(endpoint, "us-east-1")
-
-
-__all__ = ["FAKE_CREDENTIALS", "boto3", "dynamo_client", "dynamodb_local", "fresh_table_name"]

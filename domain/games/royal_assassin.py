@@ -50,10 +50,6 @@ NUMBER_RANKS = frozenset("A23456789T")
 """Aces and 2-10: the cards that attack and defend."""
 
 
-def _is_number(card: Card) -> bool:
-    return card.rank in NUMBER_RANKS
-
-
 class Entry(NamedTuple):
     """One card in a column and the part it plays there."""
 
@@ -416,7 +412,7 @@ class RoyalAssassin(Ruleset[State, Move]):
         if kind == "attack":
             if current is None:
                 return "there is no current card to attack with"
-            if not _is_number(current):
+            if current.rank not in NUMBER_RANKS:
                 return f"{current.code} is not a number card and cannot attack"
             col = state.columns[move.column or 0]
             p = _pretender_index(col)
@@ -430,7 +426,7 @@ class RoyalAssassin(Ruleset[State, Move]):
             return f"{SUIT_NAMES[current.suit]} already attack another column"
         if kind == "continue":
             top = state.reserve[-1] if state.reserve else None
-            if top is None or not _is_number(top):
+            if top is None or top.rank not in NUMBER_RANKS:
                 return "the top of the reserve is not a number card"
             return (
                 f"{top.code} can continue only an attack of its suit on a Pretender that "
@@ -499,16 +495,14 @@ class RoyalAssassin(Ruleset[State, Move]):
         column.append(Entry(card, ATTACK))
         state.changed(c)
         state.progress = True
-        p = _pretender_index(column)
-        target = column[p].card
-        attack, defense = _totals(column, p, state.options.ace_low_after_play, card)
+        target, strength = self._pretender_strength(state, column, card)
         effects.append(
             {
                 "type": kind,
                 "card": card.code,
                 "column": COLUMNS[c],
                 "target": target.code,
-                "strength": RANK_VALUE[target.rank] - attack + defense,
+                "strength": strength,
             }
         )
         self._resolve(state, c, card, effects)
@@ -535,10 +529,15 @@ class RoyalAssassin(Ruleset[State, Move]):
         state.changed(c)
         effects.append({"type": "royal", "card": card.code, "column": COLUMNS[c]})
 
-    def _strength(self, state: State, column: list[Entry], fresh: Card | None) -> int:
+    @staticmethod
+    def _pretender_strength(
+        state: State, column: list[Entry], fresh: Card | None
+    ) -> tuple[Card, int]:
+        """The Pretender and its strength right after `fresh` was placed (what effects show)."""
         p = _pretender_index(column)
         attack, defense = _totals(column, p, state.options.ace_low_after_play, fresh)
-        return RANK_VALUE[column[p].card.rank] - attack + defense
+        pretender = column[p].card
+        return pretender, RANK_VALUE[pretender.rank] - attack + defense
 
     # ---- resolution: kills, cancels and defense, until nothing changes ------------------------
 
@@ -632,14 +631,15 @@ class RoyalAssassin(Ruleset[State, Move]):
             return None
         state.reserve.pop()
         column.append(Entry(top, DEFENSE))
-        state.changed(SUIT_COLUMN[top.suit])
+        state.changed(c)
+        target, strength = self._pretender_strength(state, column, top)
         effects.append(
             {
                 "type": "defense",
                 "card": top.code,
-                "column": COLUMNS[SUIT_COLUMN[top.suit]],
-                "target": column[p].card.code,
-                "strength": self._strength(state, column, top),
+                "column": COLUMNS[c],
+                "target": target.code,
+                "strength": strength,
             }
         )
         return top
