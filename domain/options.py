@@ -37,13 +37,7 @@ class OptionSpec:
         if self.kind == "boolean":
             return None if isinstance(value, bool) else "must be true or false"
         if self.kind == "integer":
-            if not isinstance(value, int) or isinstance(value, bool):
-                return "must be an integer"
-            if self.minimum is not None and value < self.minimum:
-                return f"must be at least {self.minimum}"
-            if self.maximum is not None and value > self.maximum:
-                return f"must be at most {self.maximum}"
-            return None
+            return integer_problem(value, self.minimum, self.maximum)
         return None if isinstance(value, str) else "must be a string"
 
     def to_json(self) -> dict[str, Any]:
@@ -59,6 +53,17 @@ class OptionSpec:
         if self.maximum is not None:
             out["maximum"] = self.maximum
         return out
+
+
+def integer_problem(value: object, minimum: int | None, maximum: int | None) -> str | None:
+    """Why `value` is not a JSON integer within the bounds (true and 1.0 are not integers)."""
+    if not isinstance(value, int) or isinstance(value, bool):
+        return "must be an integer"
+    if minimum is not None and value < minimum:
+        return f"must be at least {minimum}"
+    if maximum is not None and value > maximum:
+        return f"must be at most {maximum}"
+    return None
 
 
 def validate_options(

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeVar
 
 from domain.deal import DealRandom, check_seed
+from domain.moves import MoveShape, check_move
 from domain.options import OptionSpec, OptionValue, validate_options
 
 Json = dict[str, Any]
@@ -69,6 +70,8 @@ class Ruleset(ABC, Generic[S, M]):
     min_seats: ClassVar[int] = 1
     max_seats: ClassVar[int] = 1
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
+    move_shapes: ClassVar[tuple[MoveShape, ...]]
+    """Every kind of move, declared as data: checked before any rule sees a move."""
     deal_labels: ClassVar[tuple[str, ...]] = ("deal",)
 
     # ---- public API -------------------------------------------------------------------------
@@ -115,7 +118,7 @@ class Ruleset(ABC, Generic[S, M]):
         """Play `move` for `seat`, then every forced move after it; `state` is left untouched."""
         if self.is_over(state):
             raise GameOver("the game is over")
-        typed = self._parse_move(move)
+        typed = self.parse_move(state, seat, move)
         legal = self._legal(state, seat)
         if typed not in legal:
             raise IllegalMove(self._why_illegal(state, seat, typed), [m.to_json() for m in legal])
@@ -143,12 +146,23 @@ class Ruleset(ABC, Generic[S, M]):
         Only the part of the move that reveals no hidden card is played, so bots judging
         moves on this can never peek at the stock.
         """
-        typed = self._parse_move(move)
+        typed = self.parse_move(state, seat, move)
         if typed not in self._legal(state, seat):
             raise IllegalMove(self._why_illegal(state, seat, typed))
         new_state = state.copy()
         self._play_visible(new_state, seat, typed)
         return new_state
+
+    def parse_move(self, state: S, seat: int, move: object) -> M:
+        """The typed move, once `move` is known to be of a declared shape.
+
+        Any JSON value at all may arrive here (from HTTP, a log file, a terminal): one that is
+        not a move of this game is an IllegalMove listing what `seat` may do instead.
+        """
+        problem = check_move(self.move_shapes, move)
+        if problem is not None or not isinstance(move, dict):
+            raise IllegalMove(problem or "not a move", self.legal_moves(state, seat))
+        return self._parse_move(move)
 
     @abstractmethod
     def status(self, state: S) -> str:
@@ -183,8 +197,8 @@ class Ruleset(ABC, Generic[S, M]):
     def _deck(self, seed: str, options: dict[str, OptionValue]) -> list[str]: ...
 
     @abstractmethod
-    def _parse_move(self, move: object) -> M:
-        """The typed move, or IllegalMove when the JSON is not a move of this game at all."""
+    def _parse_move(self, move: Json) -> M:
+        """The typed move for a JSON move already checked against `move_shapes`."""
 
     def _to_move(self, state: S) -> tuple[int, ...]:
         """Whose turn it is; a solitaire is always seat 0's."""

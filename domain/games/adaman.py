@@ -20,6 +20,7 @@ from domain.decktet import (
     PAWNS_AND_COURTS,
     DecktetCard,
 )
+from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionSpec, OptionValue
 from domain.ruleset import Effect, IllegalMove, Json, Ruleset
 
@@ -57,6 +58,26 @@ class Move:
 
 
 RESIGN = Move("resign")
+
+_CODES = tuple(BY_CODE)
+MOVE_SHAPES: tuple[MoveShape, ...] = (
+    MoveShape(
+        "control",
+        {
+            "target": FieldSpec("enum", _CODES, description="The card to control."),
+            "with": FieldSpec(
+                "string_list", _CODES, description="The resources paid, each named once."
+            ),
+        },
+        "Pay resources sharing a suit with the target, ranks adding up to at least its rank.",
+    ),
+    MoveShape(
+        "excuse",
+        {"card": FieldSpec("enum", _CODES, nullable=True, description="The card moved, or null.")},
+        "Play the waiting Excuse: swap a card between the capital and the resources.",
+    ),
+    MoveShape("resign", description="Give up: the game is lost."),
+)
 
 
 def deck_for(options: Options) -> list[DecktetCard]:
@@ -135,6 +156,7 @@ def _real(row: list[DecktetCard]) -> list[DecktetCard]:
 class Adaman(Ruleset[State, Move]):
     id: ClassVar[str] = "adaman"
     title: ClassVar[str] = "Adaman (Decktet solitaire)"
+    move_shapes: ClassVar[tuple[MoveShape, ...]] = MOVE_SHAPES
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "pawns_and_courts",
@@ -220,36 +242,14 @@ class Adaman(Ruleset[State, Move]):
 
     # ---- moves ---------------------------------------------------------------------------------
 
-    def _parse_move(self, move: object) -> Move:
-        if not isinstance(move, dict):
-            raise IllegalMove('a move is a JSON object such as {"type": "control", ...}')
-        kind = move.get("type")
+    def _parse_move(self, move: Json) -> Move:
+        kind = move["type"]
         if kind == "resign":
-            if len(move) != 1:
-                raise IllegalMove("a resign move has no other fields")
             return RESIGN
         if kind == "excuse":
-            card = move.get("card")
-            if set(move) != {"type", "card"} or not (card is None or card in BY_CODE):
-                raise IllegalMove('an excuse move is {"type": "excuse", "card": CODE or null}')
-            return Move("excuse", card)
-        if kind == "control":
-            target, paid = move.get("target"), move.get("with")
-            if (
-                set(move) != {"type", "target", "with"}
-                or target not in BY_CODE
-                or not isinstance(paid, list)
-                or not paid
-                or not all(isinstance(c, str) and c in BY_CODE for c in paid)
-                or len(set(paid)) != len(paid)
-            ):
-                raise IllegalMove(
-                    'a control move is {"type": "control", "target": CODE, "with": [CODE, ...]} '
-                    "with at least one card, each named once"
-                )
-            ordered = tuple(sorted(paid, key=lambda code: BY_CODE[code].index))
-            return Move("control", target, ordered)
-        raise IllegalMove(f"unknown move type {kind!r} (known: control, excuse, resign)")
+            return Move("excuse", move["card"])
+        ordered = tuple(sorted(move["with"], key=lambda code: BY_CODE[code].index))
+        return Move("control", move["target"], ordered)
 
     def _legal(self, state: State, seat: int) -> tuple[Move, ...]:
         if seat != 0 or state.status != "playing":
@@ -395,7 +395,7 @@ class Adaman(Ruleset[State, Move]):
 
     def apply_one(self, state: State, move: Json) -> State:
         """`move` alone, without the forced moves after it: for walking a solver's line."""
-        typed = self._parse_move(move)
+        typed = self.parse_move(state, 0, move)
         if typed not in self._legal(state, 0):
             raise IllegalMove(self._why_illegal(state, 0, typed))
         child = state.copy()

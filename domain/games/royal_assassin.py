@@ -12,8 +12,9 @@ from typing import Any, ClassVar, NamedTuple
 
 from domain.cards import JOKER_RANK, JOKERS, RED_SUITS, STANDARD_DECK, SUIT_NAMES, SUITS, Card
 from domain.deal import shuffled
+from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionSpec, OptionValue
-from domain.ruleset import Effect, IllegalMove, Json, Ruleset
+from domain.ruleset import Effect, Json, Ruleset
 
 COLUMNS: tuple[str, ...] = tuple(SUIT_NAMES[s] for s in SUITS)  # clubs diamonds hearts spades
 COLUMN_INDEX = {name: i for i, name in enumerate(COLUMNS)}
@@ -91,6 +92,16 @@ CONTINUES = tuple(Move("continue", c) for c in range(4))
 JOKER_MOVES = tuple(Move("joker", c) for c in range(4))
 _PLAIN_MOVES = {"draw": DRAW, "reserve": RESERVE, "resign": RESIGN}
 _COLUMN_MOVES = {"attack": ATTACKS, "continue": CONTINUES, "joker": JOKER_MOVES}
+
+_COLUMN = FieldSpec("enum", values=COLUMNS, description="The column, named by its suit.")
+MOVE_SHAPES: tuple[MoveShape, ...] = (
+    MoveShape("draw", description="Turn the top card of the stock."),
+    MoveShape("attack", {"column": _COLUMN}, "Play the current card on a Pretender."),
+    MoveShape("reserve", description="Put the current card on the reserve."),
+    MoveShape("continue", {"column": _COLUMN}, "Continue an attack with the reserve's top."),
+    MoveShape("joker", {"column": _COLUMN}, "Place a Joker above a column."),
+    MoveShape("resign", description="Give up: the game is lost."),
+)
 
 
 class State:
@@ -227,6 +238,7 @@ def _column_scan(state: State, c: int) -> Scan:
 class RoyalAssassin(Ruleset[State, Move]):
     id: ClassVar[str] = "royal-assassin"
     title: ClassVar[str] = "Royal Assassin (solitaire)"
+    move_shapes: ClassVar[tuple[MoveShape, ...]] = MOVE_SHAPES
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "jokers_in_deck",
@@ -319,23 +331,11 @@ class RoyalAssassin(Ruleset[State, Move]):
 
     # ---- moves -------------------------------------------------------------------------------
 
-    def _parse_move(self, move: object) -> Move:
-        if not isinstance(move, dict):
-            raise IllegalMove('a move is a JSON object such as {"type": "draw"}')
-        kind = move.get("type")
+    def _parse_move(self, move: Json) -> Move:
+        kind = move["type"]
         if kind in _PLAIN_MOVES:
-            if len(move) != 1:
-                raise IllegalMove(f"a {kind} move has no other fields")
             return _PLAIN_MOVES[kind]
-        if kind in _COLUMN_MOVES:
-            column = move.get("column")
-            if len(move) != 2 or column not in COLUMN_INDEX:
-                raise IllegalMove(
-                    f"a {kind} move needs exactly a column, one of {', '.join(COLUMNS)}"
-                )
-            return _COLUMN_MOVES[kind][COLUMN_INDEX[column]]
-        known = ", ".join([*_PLAIN_MOVES, *_COLUMN_MOVES])
-        raise IllegalMove(f"unknown move type {kind!r} (known: {known})")
+        return _COLUMN_MOVES[kind][COLUMN_INDEX[move["column"]]]
 
     def _legal(self, state: State, seat: int) -> tuple[Move, ...]:
         if seat != 0 or state.status != "playing":
