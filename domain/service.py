@@ -139,13 +139,9 @@ class GameService:
         seat = self._seat(stored.record, token)
         ruleset = get_ruleset(stored.record.ruleset)
         if idempotency_key is not None:
-            for event in stored.moves:
-                if event.idempotency_key == idempotency_key:
-                    if (event.seq, event.seat, event.move) != (version + 1, seat, move):
-                        raise IdempotencyMismatch(
-                            "this Idempotency-Key was already used for a different move"
-                        )
-                    return self._as_of(ruleset, stored, event.seq)
+            earlier = self._answered(ruleset, stored, idempotency_key, seat, version, move)
+            if earlier is not None:
+                return earlier
         state = self._replay(ruleset, stored, stored.version)
         if ruleset.is_over(state):
             raise GameFinished("the game is over")
@@ -166,8 +162,14 @@ class GameService:
         try:
             self.store.append(game_id, version, event, finish)
         except VersionConflict:
-            latest = self.store.load(game_id)
-            raise StaleVersion(latest.version if latest else seq) from None
+            # Lost the race. If the winner was this same request (a client's retry racing
+            # its first try), answer from the winner's event: a retry always agrees.
+            latest = self._load(game_id)
+            if idempotency_key is not None:
+                earlier = self._answered(ruleset, latest, idempotency_key, seat, version, move)
+                if earlier is not None:
+                    return earlier
+            raise StaleVersion(latest.version) from None
         return Snapshot(
             self._game_json(ruleset, stored.record, seq, new_state),
             ruleset.view(new_state, seat),
@@ -196,6 +198,25 @@ class GameService:
     def _replay(ruleset: AnyRuleset, stored: StoredGame, upto: int) -> Any:
         moves = [(m.seat, m.move) for m in stored.moves[:upto]]
         return ruleset.replay(stored.record.seed, stored.record.options, moves)
+
+    def _answered(
+        self,
+        ruleset: AnyRuleset,
+        stored: StoredGame,
+        idempotency_key: str,
+        seat: int,
+        version: int,
+        move: Json,
+    ) -> Snapshot | None:
+        """The answer already given to this Idempotency-Key, or None if it is new."""
+        for event in stored.moves:
+            if event.idempotency_key == idempotency_key:
+                if (event.seq, event.seat, event.move) != (version + 1, seat, move):
+                    raise IdempotencyMismatch(
+                        "this Idempotency-Key was already used for a different move"
+                    )
+                return self._as_of(ruleset, stored, event.seq)
+        return None
 
     def _as_of(self, ruleset: AnyRuleset, stored: StoredGame, seq: int) -> Snapshot:
         """Exactly the response the move `seq` got when it was accepted: replay is exact."""

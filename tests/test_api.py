@@ -314,24 +314,63 @@ def test_idempotency_key_with_another_body(client):
     assert log_length(client, created) == 1
 
 
-def test_racing_writers_one_wins(app):
-    client = app.test_client()
-    created = create(client, seed="royal")
-    statuses = []
-    barrier = threading.Barrier(6)
+def race(count, request):
+    """Run `request()` on `count` threads released at once; their results, in finishing order."""
+    results = []
+    barrier = threading.Barrier(count)
 
     def racer():
-        own = app.test_client()
         barrier.wait()
-        r = move(own, created, 0, {"type": "reserve"})
-        statuses.append(r.status_code)
+        results.append(request())
 
-    threads = [threading.Thread(target=racer) for _ in range(6)]
+    threads = [threading.Thread(target=racer) for _ in range(count)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
+    return results
+
+
+def test_racing_writers_one_wins(app):
+    client = app.test_client()
+    created = create(client, seed="royal")
+    statuses = race(6, lambda: move(app.test_client(), created, 0, {"type": "reserve"}).status_code)
     assert sorted(statuses) == [201] + [409] * 5
+    assert log_length(client, created) == 1
+
+
+class RacingStore:
+    """A real store whose appends land a moment late, so that every racer has loaded the
+    game before the first write: the race a client's retry after a timeout runs into."""
+
+    def __init__(self, inner, delay=0.05):
+        self.inner, self.delay = inner, delay
+
+    def __getattr__(self, name):
+        return getattr(self.inner, name)
+
+    def append(self, *args, **kwargs):
+        import time
+
+        time.sleep(self.delay)
+        return self.inner.append(*args, **kwargs)
+
+
+def test_racing_retries_with_one_idempotency_key_all_get_the_original_answer(store):
+    app = make_app(RacingStore(store))
+    client = app.test_client()
+    created = create(client, seed="royal")
+
+    def retry():
+        r = move(app.test_client(), created, 0, {"type": "reserve"}, {"Idempotency-Key": "once"})
+        return r.status_code, r.get_data(as_text=True)
+
+    responses = race(12, retry)
+    assert len(responses) == 12 and len(set(responses)) == 1, sorted(set(responses))[:3]
+    assert responses[0][0] == 201 and log_length(client, created) == 1
+    # Same key, another body, in the same race: refused as before, nothing appended.
+    r = move(client, created, 0, {"type": "draw"}, {"Idempotency-Key": "once"})
+    assert_problem(r, 422, "idempotency-key-reused")
     assert log_length(client, created) == 1
 
 
