@@ -71,6 +71,9 @@ class StoreUnavailable(Exception):
 
 
 class GameStore(Protocol):
+    def check(self) -> None:
+        """Raise StoreUnavailable, with a reason an operator can act on, unless usable now."""
+
     def create(self, record: GameRecord) -> None:
         """Store a new game record (its id is fresh)."""
 

@@ -128,6 +128,9 @@ def _problem_for(error: Exception) -> Problem:
     if isinstance(error, GameFinished):
         return Problem(409, "game-finished", "The game is over", str(error))
     if isinstance(error, StoreUnavailable):
+        # The cause (error code and message) is for the operator's log; the client is told
+        # only to come back, which is all it can act on.
+        logging.getLogger("royal_court").warning("store unavailable: %s", error)
         return Problem(
             503,
             "store-unavailable",

@@ -14,7 +14,13 @@ from typing import Any
 
 import boto3
 from botocore.config import Config
-from botocore.exceptions import BotoCoreError, ClientError
+from botocore.exceptions import (
+    BotoCoreError,
+    ClientError,
+    ConnectTimeoutError,
+    EndpointConnectionError,
+    NoCredentialsError,
+)
 
 from domain.store import (
     Finish,
@@ -35,9 +41,14 @@ RETRYABLE = frozenset(
         "ServiceUnavailable",
         "TransactionInProgressException",
         "LimitExceededException",
-        "ResourceNotFoundException",  # a missing table is an outage, not the client's fault
     }
 )
+
+
+def _error(e: ClientError) -> tuple[str, str]:
+    """The error's code and message: what the server logs (never a request or a secret)."""
+    error = e.response.get("Error", {})
+    return str(error.get("Code", "")), str(error.get("Message", ""))[:300]
 
 
 def _pk(game_id: str) -> dict[str, str]:
@@ -55,9 +66,12 @@ def make_client(endpoint_url: str | None = None, region: str | None = None) -> A
         read_timeout=5,
         retries={"max_attempts": 3, "mode": "standard"},
     )
-    return boto3.client(
-        "dynamodb", endpoint_url=endpoint_url, region_name=region or "us-east-1", config=config
-    )
+    try:
+        return boto3.client(
+            "dynamodb", endpoint_url=endpoint_url, region_name=region or "us-east-1", config=config
+        )
+    except BotoCoreError as e:  # e.g. AWS_PROFILE names no profile
+        raise StoreUnavailable(f"cannot configure the DynamoDB client: {e}") from None
 
 
 class DynamoStore:
@@ -82,8 +96,14 @@ class DynamoStore:
             )
             self.client.get_waiter("table_exists").wait(TableName=self.table)
         except ClientError as e:
-            if e.response["Error"]["Code"] != "ResourceInUseException":
-                raise
+            code, message = _error(e)
+            if code != "ResourceInUseException":
+                raise StoreUnavailable(
+                    f"cannot create table {self.table!r}: {code}: {message}"
+                ) from None
+        except BotoCoreError:
+            self.check()  # says why in one line: no credentials, unreachable endpoint
+            raise
 
     # ---- the store interface ---------------------------------------------------------------
 
@@ -182,26 +202,54 @@ class DynamoStore:
     # ---- helpers ---------------------------------------------------------------------------
 
     def _call(self, operation: str, **kwargs: Any) -> Any:
-        """One request; failed conditions become VersionConflict, outages StoreUnavailable."""
+        """One request; failed conditions become VersionConflict, every other failure
+        StoreUnavailable carrying its cause (error code and message, for the server's log)."""
         try:
             return getattr(self.client, operation)(**kwargs)
         except ClientError as e:
-            code = e.response.get("Error", {}).get("Code", "")
+            code, message = _error(e)
             if code == "ConditionalCheckFailedException":
-                raise VersionConflict(str(e)) from e
+                raise VersionConflict(message) from e
             if code == "TransactionCanceledException":
                 reasons = [r.get("Code") for r in e.response.get("CancellationReasons", [])]
                 if "ConditionalCheckFailed" in reasons:
-                    raise VersionConflict(str(e)) from e
-                raise StoreUnavailable(f"dynamodb: {code} {reasons}") from e
-            if (
-                code in RETRYABLE
-                or e.response.get("ResponseMetadata", {}).get("HTTPStatusCode", 0) >= 500
-            ):
-                raise StoreUnavailable(f"dynamodb: {code}") from e
-            raise
-        except BotoCoreError as e:  # connection refused, timeouts: the store is unreachable
-            raise StoreUnavailable(f"dynamodb: {e}") from e
+                    raise VersionConflict(message) from e
+                raise StoreUnavailable(f"dynamodb {operation}: {code} {reasons}") from e
+            # Throttling and outages are worth a retry; anything else (a missing table, refused
+            # credentials) is the operator's to fix, but still not the client's fault.
+            retry_after = 1 if code in RETRYABLE else 5
+            raise StoreUnavailable(f"dynamodb {operation}: {code}: {message}", retry_after) from e
+        except BotoCoreError as e:  # no credentials, connection refused, timeouts
+            raise StoreUnavailable(f"dynamodb {operation}: {type(e).__name__}: {e}") from e
+
+    def check(self) -> None:
+        """Fail fast with one line an operator can act on, before serving any request."""
+        where = self.client.meta.endpoint_url
+        try:
+            table = self.client.describe_table(TableName=self.table)["Table"]
+        except NoCredentialsError:
+            raise StoreUnavailable(
+                "no AWS credentials found: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY "
+                "(any values will do for DynamoDB Local) or AWS_PROFILE"
+            ) from None
+        except (EndpointConnectionError, ConnectTimeoutError) as e:
+            raise StoreUnavailable(f"cannot reach DynamoDB at {where}: {e}") from None
+        except BotoCoreError as e:
+            raise StoreUnavailable(f"DynamoDB at {where}: {type(e).__name__}: {e}") from None
+        except ClientError as e:
+            code, message = _error(e)
+            if code == "ResourceNotFoundException":
+                raise StoreUnavailable(
+                    f"no table {self.table!r} at {where}: create it with --create-table "
+                    "(or deploy serverless.yml)"
+                ) from None
+            raise StoreUnavailable(f"DynamoDB at {where} refused: {code}: {message}") from None
+        keys = {k["AttributeName"]: k["KeyType"] for k in table.get("KeySchema", [])}
+        if keys != {"pk": "HASH", "sk": "RANGE"}:
+            raise StoreUnavailable(
+                f"table {self.table!r} at {where} is not a Royal Court table: its keys are "
+                f"{keys}, not pk (HASH) and sk (RANGE)"
+            )
 
     @staticmethod
     def _record(game_id: str, item: dict[str, Any]) -> GameRecord:

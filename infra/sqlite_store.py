@@ -50,8 +50,10 @@ class SqliteStore:
     def __init__(self, path: str) -> None:
         self.path = path
         self._local = threading.local()
-        with self._connection() as conn:
-            conn.executescript(SCHEMA)
+        try:
+            self._connection().executescript(SCHEMA)
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"cannot open the SQLite file {path}: {e}") from e
 
     def _connection(self) -> sqlite3.Connection:
         conn: sqlite3.Connection | None = getattr(self._local, "conn", None)
@@ -62,6 +64,14 @@ class SqliteStore:
             conn.execute("PRAGMA foreign_keys=ON")
             self._local.conn = conn
         return conn
+
+    def check(self) -> None:
+        """The file opens and takes writes (the schema was created when the store was)."""
+        try:
+            self._connection().execute("BEGIN IMMEDIATE")
+            self._connection().execute("ROLLBACK")
+        except sqlite3.Error as e:
+            raise StoreUnavailable(f"cannot write the SQLite file {self.path}: {e}") from e
 
     def create(self, record: GameRecord) -> None:
         conn = self._connection()

@@ -15,8 +15,11 @@ from tests.stores import FAKE_CREDENTIALS, ROOT, _free_port, fresh_table_name, r
 
 
 @contextlib.contextmanager
-def server(*args, env=None):
-    """A real `court serve` on a free port: yields its base URL and process."""
+def server(*args, env=None, stderr=subprocess.PIPE):
+    """A real `court serve` on a free port: yields its base URL and process.
+
+    Pass a file as `stderr` when the server will log more than a pipe holds (64 KiB).
+    """
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
 
@@ -34,8 +37,8 @@ def server(*args, env=None):
         30,
         cwd=ROOT,
         env={**os.environ, **(env or {})},
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
         text=True,
     ) as proc:
         yield base, proc
