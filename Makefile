@@ -26,8 +26,10 @@ $(TOOLS): tools/package.json tools/package-lock.json
 tools: $(TOOLS)
 
 # The local server on the embedded store (SQLite file ./court.db): http://127.0.0.1:8000/docs
+HOST ?= 127.0.0.1
+PORT ?= 8000
 run: $(STAMP)
-	$(BIN)/court serve
+	$(BIN)/court serve --host $(HOST) --port $(PORT)
 
 test: lint typecheck unit
 

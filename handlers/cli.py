@@ -16,7 +16,7 @@ from domain.options import InvalidOptions, parse_option_text
 from domain.registry import RULESETS, UnknownRuleset, get_ruleset
 from domain.ruleset import GameOver, IllegalMove, Json, Ruleset
 from domain.simulate import simulate, wilson_interval
-from handlers.terminal import describe_move, render
+from handlers.terminal import describe_effect, describe_move, render
 
 EXIT_ILLEGAL = 1
 EXIT_USAGE = 2
@@ -46,9 +46,18 @@ def _read_text(path: str) -> str:
         raise UsageError(f"cannot read {path}: {e.strerror}") from None
 
 
+LOGGED_FIELDS = frozenset({"seq", "seat", "move", "at", "hash"})
+
+
 def _seated(ruleset: Ruleset[Any, Any], state: Any, item: object) -> tuple[int, object]:
-    """A logged move is a move object, or {"seat": n, "move": {...}} when seats must be named."""
-    if isinstance(item, dict) and set(item) == {"seat", "move"} and isinstance(item["seat"], int):
+    """A logged move is a move object, `{"seat": n, "move": {...}}` when seats must be
+    named, or an entry of the API's move log (`seq`, `seat`, `move`, `at`, `hash`) as is."""
+    if (
+        isinstance(item, dict)
+        and {"seat", "move"} <= set(item) <= LOGGED_FIELDS
+        and isinstance(item["seat"], int)
+        and not isinstance(item["seat"], bool)
+    ):
         return item["seat"], item["move"]
     seats = ruleset.to_move(state)
     return (seats[0] if seats else 0), item
@@ -61,9 +70,14 @@ class ReplayFailure(Exception):
 
 
 def replay_moves(ruleset: Ruleset[Any, Any], seed: Any, options: Any, moves: object) -> Any:
-    """The state after `moves`, or ReplayFailure naming the first move that is not legal."""
+    """The state after `moves`, or ReplayFailure naming the first move that is not legal.
+
+    `moves` is a JSON array, or the API's `{"moves": [...]}` log saved as it came.
+    """
+    if isinstance(moves, dict) and set(moves) == {"moves"}:
+        moves = moves["moves"]
     if not isinstance(moves, list):
-        raise UsageError("moves must be a JSON array")
+        raise UsageError('moves must be a JSON array (or {"moves": [...]} as GET .../moves gives)')
     state = ruleset.start(seed, options)
     for index, item in enumerate(moves):
         seat, move = _seated(ruleset, state, item)
@@ -170,6 +184,9 @@ class ProgressBar:
             self.stream.flush()
 
 
+EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     ruleset = get_ruleset(args.ruleset)
     options = _options(args.option)
@@ -177,29 +194,34 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     bar = ProgressBar(args.games, sys.stderr)
-    wins = score = 0
+    done = wins = score = 0
     started = time.perf_counter()
-    for done, result in enumerate(
-        simulate(ruleset, args.games, args.policy, options, args.seed_prefix), start=1
-    ):
-        wins += result.outcome["result"] == "won"
-        score += result.outcome["score"]
-        bar.update(done)
+    interrupted = False
+    try:
+        for result in simulate(ruleset, args.games, args.policy, options, args.seed_prefix):
+            done += 1
+            wins += result.outcome["result"] == "won"
+            score += result.outcome["score"]
+            bar.update(done)
+    except KeyboardInterrupt:  # Ctrl-C: the games played so far still make a summary
+        interrupted = True
     elapsed = time.perf_counter() - started
     bar.close()
-    low, high = wilson_interval(wins, args.games)
+    low, high = wilson_interval(wins, done)
     summary = {
         "ruleset": ruleset.id,
         "policy": args.policy,
-        "games": args.games,
+        "games": done,
         "wins": wins,
-        "win_rate": wins / args.games,
+        "win_rate": wins / done if done else None,
         "win_rate_ci95": [round(low, 5), round(high, 5)],
-        "avg_score": score / args.games,
-        "games_per_s": round(args.games / elapsed, 1),
+        "avg_score": score / done if done else None,
+        "games_per_s": round(done / elapsed, 1) if elapsed > 0 else None,
     }
+    if interrupted:
+        summary |= {"interrupted": True, "games_requested": args.games}
     print(json.dumps(summary))
-    return 0
+    return EXIT_INTERRUPTED if interrupted else 0
 
 
 def cmd_play(args: argparse.Namespace) -> int:
@@ -208,18 +230,25 @@ def cmd_play(args: argparse.Namespace) -> int:
     options = _options(args.option)
     state = ruleset.start(seed, options)
     out = sys.stdout
-    while not ruleset.is_over(state):
-        seat = ruleset.to_move(state)[0]
-        view = ruleset.view(state, seat)
-        out.write(render(ruleset.id, view) + "\n")
-        legal = view["legal_moves"]
-        for number, move in enumerate(legal, start=1):
-            out.write(f"  {number:2d}) {describe_move(move)}\n")
-        choice = _ask(len(legal))
-        if choice is None:
-            out.write(f"\nLeft the game. Seed {seed}: `court play {ruleset.id} --seed {seed}`\n")
-            return 0
-        state = ruleset.apply(state, seat, legal[choice - 1]).state
+    resume = f"Seed {seed}: `court play {ruleset.id} --seed {seed}` deals this game again."
+    try:
+        while not ruleset.is_over(state):
+            seat = ruleset.to_move(state)[0]
+            view = ruleset.view(state, seat)
+            out.write(render(ruleset.id, view) + "\n")
+            legal = view["legal_moves"]
+            for number, move in enumerate(legal, start=1):
+                out.write(f"  {number:2d}) {describe_move(move)}\n")
+            choice = _ask(len(legal))
+            if choice is None:
+                out.write(f"\nLeft the game. {resume}\n")
+                return 0
+            transition = ruleset.apply(state, seat, legal[choice - 1])
+            state = transition.state
+            out.write("".join(f"  > {describe_effect(e)}\n" for e in transition.effects))
+    except KeyboardInterrupt:  # Ctrl-C leaves like `q`: no traceback, and the seed to come back
+        out.write(f"\nLeft the game. {resume}\n")
+        return 0
     out.write(render(ruleset.id, ruleset.view(state, 0)) + "\n")
     out.write(f"Game over: {json.dumps(ruleset.outcome(state))}. Seed: {seed}\n")
     return 0
@@ -244,6 +273,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from waitress import serve
 
+    from domain.store import StoreUnavailable
     from handlers.app import create_app
     from handlers.config import Settings, build_service
 
@@ -258,15 +288,38 @@ def cmd_serve(args: argparse.Namespace) -> int:
         create_table=args.create_table,
     )
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
-    app = create_app(build_service(settings), cors_origins=list(settings.cors_origins))
+    # waitress warns "Task queue depth is N" on every request queued behind busy threads: a
+    # flood under load that says nothing the access log does not.
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+    logging.getLogger("botocore").setLevel(logging.WARNING)  # "Found credentials in ..."
     where = settings.db if settings.store == "sqlite" else settings.table
+    try:
+        service = build_service(settings)
+        service.store.check()
+    except StoreUnavailable as e:
+        raise UsageError(f"cannot use the {settings.store} store: {e}") from None
+    app = create_app(service, cors_origins=list(settings.cors_origins))
     print(
         f"Royal Court API on http://{args.host}:{args.port} ({settings.store}: {where}); "
         f"docs at /docs",
         file=sys.stderr,
         flush=True,
     )
-    serve(app, host=args.host, port=args.port, threads=args.threads, ident="royal-court")
+    try:
+        serve(
+            app,
+            host=args.host,
+            port=args.port,
+            threads=args.threads,
+            connection_limit=args.connection_limit,
+            channel_timeout=args.idle_timeout,
+            ident="royal-court",
+        )
+    except OSError as e:
+        raise UsageError(
+            f"cannot listen on {args.host}:{args.port}: {e.strerror or e} "
+            "(is another server running there? choose another with --port, or PORT= for make run)"
+        ) from None
     return 0
 
 
@@ -300,32 +353,36 @@ def cmd_solve(args: argparse.Namespace) -> int:
     bar = ProgressBar(args.games, sys.stderr)
     won = lost = 0
     times: list[float] = []
-    for i in range(args.games):
-        solution = solve_deal(ruleset, f"{args.seed_prefix}-{i}", options, budget)
-        times.append(solution.seconds)
-        won += solution.complete and solution.winnable
-        lost += solution.complete and not solution.winnable
-        bar.update(i + 1)
+    interrupted = False
+    try:
+        for i in range(args.games):
+            solution = solve_deal(ruleset, f"{args.seed_prefix}-{i}", options, budget)
+            times.append(solution.seconds)
+            won += solution.complete and solution.winnable
+            lost += solution.complete and not solution.winnable
+            bar.update(i + 1)
+    except KeyboardInterrupt:  # Ctrl-C: the deals solved so far still make a summary
+        interrupted = True
     bar.close()
     times.sort()
-    unknown = args.games - won - lost
-    print(
-        json.dumps(
-            {
-                "ruleset": ruleset.id,
-                "games": args.games,
-                "winnable": won,
-                "unwinnable": lost,
-                "unknown": unknown,
-                "node_budget": budget,
-                "winnable_fraction": won / args.games,
-                "winnable_fraction_if_unknown_won": (won + unknown) / args.games,
-                "solve_seconds_median": round(times[len(times) // 2], 4),
-                "solve_seconds_p99": round(times[min(len(times) - 1, int(0.99 * len(times)))], 4),
-            }
-        )
-    )
-    return 0
+    done = len(times)
+    unknown = done - won - lost
+    summary: Json = {
+        "ruleset": ruleset.id,
+        "games": done,
+        "winnable": won,
+        "unwinnable": lost,
+        "unknown": unknown,
+        "node_budget": budget,
+        "winnable_fraction": won / done if done else None,
+        "winnable_fraction_if_unknown_won": (won + unknown) / done if done else None,
+        "solve_seconds_median": round(times[done // 2], 4) if done else None,
+        "solve_seconds_p99": round(times[min(done - 1, int(0.99 * done))], 4) if done else None,
+    }
+    if interrupted:
+        summary |= {"interrupted": True, "games_requested": args.games}
+    print(json.dumps(summary))
+    return EXIT_INTERRUPTED if interrupted else 0
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -393,7 +450,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--endpoint-url", help="DynamoDB endpoint, e.g. DynamoDB Local")
     p.add_argument("--create-table", action="store_true", help="create the DynamoDB table")
     p.add_argument("--cors-origins", help="comma-separated allowed origins (default *)")
-    p.add_argument("--threads", type=int, default=8)
+    p.add_argument("--threads", type=int, default=8, help="requests handled at once")
+    p.add_argument(
+        "--connection-limit",
+        type=int,
+        default=1000,
+        help="open connections at most; idle ones do not hold a thread (default 1000)",
+    )
+    p.add_argument(
+        "--idle-timeout",
+        type=int,
+        default=30,
+        help="seconds before an idle or stalled connection is closed (default 30)",
+    )
     p.set_defaults(func=cmd_serve)
     return parser
 

@@ -19,6 +19,22 @@ def describe_move(move: Json) -> str:
     return " ".join(parts)
 
 
+def describe_effect(effect: Json) -> str:
+    """One line per thing a move set off: `forced: draw`, `kill column hearts royal JH ...`."""
+    if effect.get("type") == "forced":
+        return f"forced move: {describe_move(effect['move'])}"
+    parts = [str(effect.get("type", "?"))]
+    for key, value in effect.items():
+        if key == "type" or value is None:
+            continue
+        if isinstance(value, list):
+            value = " ".join(str(v) for v in value) or "-"
+        elif isinstance(value, dict):
+            value = json.dumps(value)
+        parts.append(f"{key} {value}")
+    return " ".join(parts)
+
+
 def _royal_assassin(view: Json) -> str:
     lines = [
         "",

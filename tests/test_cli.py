@@ -183,3 +183,110 @@ def test_play_adaman_in_the_terminal(capsys, monkeypatch):
         capsys, "play", "adaman", "--seed", "royal", stdin="1\n" * 40, monkeypatch=monkeypatch
     )
     assert code == 0 and "capital" in out and "Game over" in out
+
+
+# ---- hardening: malformed moves, Ctrl-C, the API's own log as input -----------------------
+
+
+@pytest.mark.parametrize(
+    "bad", [{"type": ["draw"]}, {"type": {}}, {"type": "attack", "column": ["hearts"]}, 7]
+)
+def test_replay_of_a_malformed_move_is_an_error_line_not_a_traceback(capsys, monkeypatch, bad):
+    moves = json.dumps([{"type": "attack", "column": "hearts"}, bad])
+    code, out, err = run(
+        capsys, "replay", "royal-assassin", "--seed", "royal", "--moves", "-",
+        stdin=moves, monkeypatch=monkeypatch,
+    )  # fmt: skip
+    assert code == 1 and out == "" and "Traceback" not in err
+    assert err.startswith("move 1 ") and len(err.strip().splitlines()) == 1
+
+
+def test_one_malformed_line_does_not_stop_a_batch(capsys, monkeypatch):
+    lines = [
+        {"ruleset": "royal-assassin", "seed": "royal", "moves": [{"type": ["draw"]}]},
+        {"ruleset": "adaman", "seed": "royal", "moves": [{"type": "excuse", "card": {}}]},
+        {"ruleset": "adaman", "seed": "royal", "moves": [{"type": "control", "target": ["x"],
+                                                          "with": ["sea"]}]},
+        {"ruleset": "royal-assassin", "seed": "royal", "moves": [{"type": "resign"}]},
+    ]  # fmt: skip
+    text = "\n".join(json.dumps(x) for x in lines) + "\n"
+    code, out, _ = run(capsys, "replay", "--batch", "-", stdin=text, monkeypatch=monkeypatch)
+    results = [json.loads(x) for x in out.splitlines()]
+    assert code == 0 and len(results) == 4
+    assert [r["ok"] for r in results] == [False, False, False, True]
+    assert [r["index"] for r in results[:3]] == [0, 0, 0]
+    assert all(r["legal_moves"] for r in results[:3])
+
+
+def test_replay_takes_the_api_move_log_as_saved(capsys, tmp_path):
+    """docs/record-format.md's audit step: save GET /moves, feed it to `court replay`."""
+    from tests.api_helpers import make_app
+
+    client = make_app().test_client()
+    created = client.post("/v1/games", json={"ruleset": "royal-assassin", "seed": "royal"}).json
+    gid, auth = created["game"]["id"], {"Authorization": f"Bearer {created['token']}"}
+    for version, mv in enumerate([{"type": "attack", "column": "hearts"}, {"type": "draw"}]):
+        r = client.post(f"/v1/games/{gid}/moves", json={"version": version, "move": mv},
+                        headers=auth)  # fmt: skip
+        assert r.status_code == 201
+    log = tmp_path / "log.json"
+    log.write_bytes(client.get(f"/v1/games/{gid}/moves").data)
+    code, out, err = run(capsys, "replay", "royal-assassin", "--seed", "royal", "--moves", str(log))
+    assert code == 0, err
+    assert json.loads(out) == client.get(f"/v1/games/{gid}", headers=auth).json["view"]
+
+
+def test_simulate_interrupted_prints_the_partial_summary(capsys, monkeypatch):
+    import domain.simulate
+    import handlers.cli
+
+    real = domain.simulate.simulate
+
+    def interrupted_after_five(*args, **kwargs):
+        for i, result in enumerate(real(*args, **kwargs)):
+            if i == 5:
+                raise KeyboardInterrupt
+            yield result
+
+    monkeypatch.setattr(handlers.cli, "simulate", interrupted_after_five)
+    code, out, _ = run(capsys, "simulate", "royal-assassin", "--games", "100")
+    summary = json.loads(out)
+    assert code == 130 and summary["interrupted"] is True
+    assert summary["games"] == 5 and summary["games_requested"] == 100
+
+
+def test_solve_interrupted_prints_the_partial_summary(capsys, monkeypatch):
+    import domain.games.adaman_solver as solver
+
+    real, calls = solver.solve_deal, []
+
+    def interrupted_on_the_third(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(solver, "solve_deal", interrupted_on_the_third)
+    code, out, _ = run(capsys, "solve", "adaman", "--games", "50", "--budget", "2000")
+    summary = json.loads(out)
+    assert code == 130 and summary["interrupted"] is True and summary["games"] == 2
+
+
+def test_play_ctrl_c_leaves_cleanly_with_the_secret_seed(capsys, monkeypatch):
+    def ctrl_c():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("sys.stdin", io.StringIO())
+    monkeypatch.setattr("sys.stdin.readline", ctrl_c)
+    code, out, err = run(capsys, "play", "royal-assassin")
+    assert code == 0 and "Traceback" not in err
+    assert "Left the game. Seed " in out and "court play royal-assassin --seed " in out
+
+
+def test_play_says_what_each_move_set_off(capsys, monkeypatch):
+    code, out, _ = run(
+        capsys, "play", "royal-assassin", "--seed", "royal", stdin="2\nq\n",
+        monkeypatch=monkeypatch,
+    )  # fmt: skip
+    # 2) reserve: the Six of Clubs goes to the reserve, then forced draws turn cards up.
+    assert code == 0 and "> reserve card 6C" in out and "> forced move: draw" in out
