@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from domain.bots import play_out
 from domain.record import move_hash
-from domain.registry import get_ruleset
+from domain.registry import get_game, get_ruleset
 from domain.ruleset import Json
 from domain.service import GameService
 from domain.simulate import simulate, wilson_interval
@@ -26,11 +26,11 @@ def _rate(
     ruleset_id: str, policy: str, games: int, options: dict[str, object] | None = None
 ) -> tuple[float, float, tuple[float, float]]:
     """Games per second (best of three runs: this host is shared and noisy) and the win rate."""
-    ruleset = get_ruleset(ruleset_id)
+    game = get_game(ruleset_id)
     best = float("inf")
     for _ in range(3):
         started = time.perf_counter()
-        wins = sum(r.outcome["result"] == "won" for r in simulate(ruleset, games, policy, options))
+        wins = sum(r.outcome["result"] == "won" for r in simulate(game, games, policy, options))
         best = min(best, time.perf_counter() - started)
     return games / best, wins / games, wilson_interval(wins, games)
 
@@ -58,11 +58,12 @@ def bench_rules() -> list[tuple[str, str, str]]:
         rows.append(
             (f"royal-assassin {policy} win rate", f"{rate:.2%} [{low:.2%}, {high:.2%}]", "")
         )
-    ruleset = get_ruleset("royal-assassin")
+    game = get_game("royal-assassin")
+    ruleset = game.ruleset
     logs = []
     for i in range(200):
         seed = f"replay-{i}"
-        _, log = play_out(ruleset, seed, None, "greedy")
+        _, log = play_out(ruleset, seed, None, game.policies["greedy"])
         logs.append((seed, log))
     per_game: list[float] = []
     for seed, log in logs:
@@ -80,16 +81,14 @@ def bench_rules() -> list[tuple[str, str, str]]:
 
 
 def bench_adaman() -> list[tuple[str, str, str]]:
-    from domain.games.adaman import Adaman
-    from domain.games.adaman_solver import solve_deal
-
+    game = get_game("adaman")
+    assert game.solver is not None
     rows = []
     per_s, _, _ = _rate("adaman", "random", 3000)
     rows.append(("adaman random games/s (1 core)", f"{per_s:,.0f}", ">= 2,000"))
     for policy, games in (("random", 3000), ("greedy", 2000), ("best", 1000)):
-        ruleset = get_ruleset("adaman")
         started = time.perf_counter()
-        results = list(simulate(ruleset, games, policy, seed_prefix="bench"))
+        results = list(simulate(game, games, policy, seed_prefix="bench"))
         elapsed = time.perf_counter() - started
         wins = sum(r.outcome["result"] == "won" for r in results)
         utterly = sum(r.outcome["result"] == "lost_utterly" for r in results)
@@ -102,8 +101,7 @@ def bench_adaman() -> list[tuple[str, str, str]]:
                 ">= 3 %" if policy == "best" else "",
             )
         )
-    adaman = Adaman()
-    solutions = [solve_deal(adaman, f"solve-{i}", None, 300_000) for i in range(30)]
+    solutions = [game.solver(f"solve-{i}", None, 300_000) for i in range(30)]
     times = sorted(s.seconds for s in solutions)
     won = sum(s.complete and s.winnable for s in solutions)
     lost = sum(s.complete and not s.winnable for s in solutions)

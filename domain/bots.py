@@ -1,19 +1,25 @@
-"""Bots that play any ruleset through its public API, for simulations and benchmarks.
+"""Bot policies that play any ruleset through its public API, for simulations and bot seats.
 
 Their randomness comes from the deal stream (label `bot`), never from Python's `random`, so a
-simulation is reproducible from its seeds alone.
+simulation is reproducible from its seeds alone. A game's own strong bots live in its package
+and are offered, with these, through its registry entry.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from domain.deal import DealRandom
-from domain.ruleset import Json, Ruleset
+from domain.errors import Json
+from domain.ruleset import Ruleset
 
 Policy = Callable[[Ruleset[Any, Any], Any, int, list[Json]], Json]
 """Chooses one of the legal moves (given) for a seat in a state."""
+PolicyFactory = Callable[[DealRandom], Policy]
+"""Makes a policy for one game, drawing any randomness from the stream given."""
+Heuristic = Callable[[Any, int], float]
+"""How good a state looks to a seat, from what that seat can see."""
 
 
 def _choices(legal: list[Json]) -> list[Json]:
@@ -32,57 +38,42 @@ def random_policy(rng: DealRandom) -> Policy:
     return choose
 
 
-def greedy_policy(rng: DealRandom) -> Policy:
-    """One ply ahead: the move whose immediate result the ruleset's heuristic likes best.
+def greedy_policy(heuristic: Heuristic) -> PolicyFactory:
+    """One ply ahead: the move whose immediate result `heuristic` likes best.
 
     Moves are judged with `Ruleset.preview`, which never reveals a hidden card, so the bot
     knows no more than a player would. Ties go to the first move listed.
     """
 
-    def choose(ruleset: Ruleset[Any, Any], state: Any, seat: int, legal: list[Json]) -> Json:
-        best: Json | None = None
-        best_score = float("-inf")
-        for move in _choices(legal):
-            score = ruleset.heuristic(ruleset.preview(state, seat, move), seat)
-            if score > best_score:
-                best, best_score = move, score
-        assert best is not None
-        return best
+    def make(rng: DealRandom) -> Policy:
+        def choose(ruleset: Ruleset[Any, Any], state: Any, seat: int, legal: list[Json]) -> Json:
+            best: Json | None = None
+            best_score = float("-inf")
+            for move in _choices(legal):
+                score = heuristic(ruleset.preview(state, seat, move), seat)
+                if score > best_score:
+                    best, best_score = move, score
+            assert best is not None
+            return best
 
-    return choose
+        return choose
 
-
-def best_policy(rng: DealRandom) -> Policy:
-    """The ruleset's own expert where it has one (it sees what the seat sees), else greedy."""
-    greedy = greedy_policy(rng)
-
-    def choose(ruleset: Ruleset[Any, Any], state: Any, seat: int, legal: list[Json]) -> Json:
-        move = ruleset.expert_move(state, seat, rng)
-        return move if move is not None else greedy(ruleset, state, seat, legal)
-
-    return choose
-
-
-POLICIES: dict[str, Callable[[DealRandom], Policy]] = {
-    "random": random_policy,
-    "greedy": greedy_policy,
-    "best": best_policy,
-}
+    return make
 
 
 def play_out(
     ruleset: Ruleset[Any, Any],
     seed: str,
-    options: dict[str, Any] | None,
-    policy_name: str,
+    options: Mapping[str, Any] | None,
+    policy: PolicyFactory,
 ) -> tuple[Any, list[tuple[int, Json]]]:
     """Play one game to its end with a bot; returns the final state and the move log."""
-    policy = POLICIES[policy_name](DealRandom(seed, "bot"))
+    choose = policy(DealRandom(seed, "bot"))
     state = ruleset.start(seed, options)
     log: list[tuple[int, Json]] = []
     while not ruleset.is_over(state):
         seat = ruleset.to_move(state)[0]
-        move = policy(ruleset, state, seat, ruleset.legal_moves(state, seat))
+        move = choose(ruleset, state, seat, ruleset.legal_moves(state, seat))
         log.append((seat, move))
         state = ruleset.apply(state, seat, move).state
     return state, log

@@ -13,15 +13,13 @@ import struct
 from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
+from domain.errors import InvalidSeed
+
 T = TypeVar("T")
 
 SEED_PATTERN = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 _TWO_64 = 1 << 64
 _FOUR_DRAWS = struct.Struct(">4Q")
-
-
-class InvalidSeed(ValueError):
-    """The seed is not 1-128 characters from [A-Za-z0-9._:-]."""
 
 
 def check_seed(seed: object) -> str:

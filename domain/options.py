@@ -6,16 +6,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from domain.errors import InvalidOptions
+
 OptionValue = bool | int | str | None
 OptionKind = Literal["boolean", "integer", "string"]
-
-
-class InvalidOptions(ValueError):
-    """Options that a ruleset refuses; `errors` maps each bad option name to why."""
-
-    def __init__(self, errors: Mapping[str, str]) -> None:
-        self.errors = dict(errors)
-        super().__init__("; ".join(f"{k}: {v}" for k, v in sorted(self.errors.items())))
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,31 +1,22 @@
-"""Every ruleset the project offers, by id: the one list the CLI and the API read."""
+"""Every game the project offers, by id: the one list the CLI, the API and the docs read."""
 
 from __future__ import annotations
 
-from typing import Any
+from domain.capabilities import AnyRuleset, GameEntry
+from domain.errors import UnknownRuleset
+from domain.games import adaman, royal_assassin
 
-from domain.games.adaman import Adaman
-from domain.games.royal_assassin import RoyalAssassin
-from domain.ruleset import Ruleset
-
-AnyRuleset = Ruleset[Any, Any]
-
-RULESETS: dict[str, AnyRuleset] = {r.id: r for r in (RoyalAssassin(), Adaman())}
+GAMES: dict[str, GameEntry] = {g.id: g for g in (royal_assassin.GAME, adaman.GAME)}
+RULESETS: dict[str, AnyRuleset] = {g.id: g.ruleset for g in GAMES.values()}
 
 
-class UnknownRuleset(KeyError):
-    """No ruleset has this id."""
-
-    def __init__(self, ruleset_id: str) -> None:
-        super().__init__(ruleset_id)
-        self.ruleset_id = ruleset_id
-
-    def __str__(self) -> str:
-        return f"unknown ruleset {self.ruleset_id!r} (known: {', '.join(sorted(RULESETS))})"
-
-
-def get_ruleset(ruleset_id: str) -> AnyRuleset:
+def get_game(ruleset_id: object) -> GameEntry:
+    """The entry of this ruleset id, or UnknownRuleset listing the known ones."""
     try:
-        return RULESETS[ruleset_id]
+        return GAMES[ruleset_id]  # type: ignore[index]
     except (KeyError, TypeError):
-        raise UnknownRuleset(str(ruleset_id)) from None
+        raise UnknownRuleset(str(ruleset_id), GAMES) from None
+
+
+def get_ruleset(ruleset_id: object) -> AnyRuleset:
+    return get_game(ruleset_id).ruleset

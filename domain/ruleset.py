@@ -15,25 +15,12 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeVar
 
-from domain.deal import DealRandom, check_seed
+from domain.deal import check_seed
+from domain.errors import GameOver, IllegalMove, Json, ReplayError
 from domain.moves import MoveShape, check_move
 from domain.options import OptionSpec, OptionValue, validate_options
 
-Json = dict[str, Any]
 Effect = dict[str, Any]
-
-
-class IllegalMove(ValueError):
-    """A move the seat may not make now: `reason` says why, `legal_moves` what it may do."""
-
-    def __init__(self, reason: str, legal_moves: list[Json] | None = None) -> None:
-        super().__init__(reason)
-        self.reason = reason
-        self.legal_moves = [] if legal_moves is None else legal_moves
-
-
-class GameOver(ValueError):
-    """The game has ended: no seat may move any more."""
 
 
 class MoveValue(Protocol):
@@ -117,7 +104,7 @@ class Ruleset(ABC, Generic[S, M]):
     def apply(self, state: S, seat: int, move: object) -> Transition[S]:
         """Play `move` for `seat`, then every forced move after it; `state` is left untouched."""
         if self.is_over(state):
-            raise GameOver("the game is over")
+            raise GameOver()
         typed = self.parse_move(state, seat, move)
         legal = self._legal(state, seat)
         if typed not in legal:
@@ -132,13 +119,35 @@ class Ruleset(ABC, Generic[S, M]):
         self,
         seed: str,
         options: Mapping[str, object] | None,
-        moves: Iterable[tuple[int, object]],
+        moves: Iterable[tuple[int | None, object]],
     ) -> S:
-        """Rebuild a game from its seed and its log of (seat, move) pairs."""
+        """Rebuild a game from its seed and its log of (seat, move) pairs.
+
+        A seat of None means the seat whose turn it is (a solitaire's log need not name it).
+        ReplayError names the first move that does not apply, by its index from 0.
+        """
         state = self.start(seed, options)
-        for seat, move in moves:
-            state = self.apply(state, seat, move).state
+        for index, (seat, move) in enumerate(moves):
+            if seat is None:
+                seats = self.to_move(state)
+                seat = seats[0] if seats else 0
+            try:
+                state = self.apply(state, seat, move).state
+            except IllegalMove as e:
+                raise ReplayError(index, move, e.reason, e.legal_moves) from None
+            except GameOver as e:
+                raise ReplayError(index, move, str(e), []) from None
         return state
+
+    def apply_alone(self, state: S, seat: int, move: object) -> S:
+        """`move` alone, leaving the forced moves after it unplayed: for search code that
+        models forced moves itself, and for checking such a model against the rules."""
+        typed = self.parse_move(state, seat, move)
+        if typed not in self._legal(state, seat):
+            raise IllegalMove(self._why_illegal(state, seat, typed))
+        new_state = state.copy()
+        self._play(new_state, seat, typed, [])
+        return new_state
 
     def preview(self, state: S, seat: int, move: object) -> S:
         """The state right after `move` alone, before any forced move reveals more cards.
@@ -179,14 +188,13 @@ class Ruleset(ABC, Generic[S, M]):
     def view(self, state: S, seat: int | None) -> Json:
         """Everything `seat` may see and nothing else; `None` is a spectator."""
 
-    def expert_move(self, state: S, seat: int, rng: DealRandom) -> Json | None:
-        """A strong move chosen from what `seat` can see, for games that have such a bot."""
-        return None
+    @abstractmethod
+    def inventory(self, state: S) -> list[str]:
+        """Every card (or die) the game holds, wherever it lies: what conservation counts."""
 
-    def heuristic(self, state: S, seat: int) -> float:
-        """How good `state` looks to `seat`, from what it can see: the greedy bot's guide."""
-        outcome = self.outcome(state)
-        return 0.0 if outcome is None else float(outcome["score"])
+    @abstractmethod
+    def hidden(self, state: S, seat: int | None) -> set[str]:
+        """The cards `seat` cannot see now (the stock, say): what no view may show it."""
 
     # ---- hooks each game implements ---------------------------------------------------------
 

@@ -14,40 +14,24 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from domain.capabilities import AnyRuleset
 from domain.deal import check_seed, seed_commitment
+from domain.errors import (
+    Forbidden,
+    GameNotFound,
+    GameOver,
+    IdempotencyMismatch,
+    StaleVersion,
+    Unauthenticated,
+    VersionConflict,
+)
 from domain.record import move_hash
-from domain.registry import RULESETS, AnyRuleset, get_ruleset
-from domain.store import Finish, GameRecord, GameStore, MoveEvent, StoredGame, VersionConflict
+from domain.registry import RULESETS, get_ruleset
+from domain.store import Finish, GameRecord, GameStore, MoveEvent, StoredGame
 
 Json = dict[str, Any]
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What a game id can look like (the service issues 32 URL-safe characters)."""
-
-
-class GameNotFound(LookupError):
-    pass
-
-
-class Unauthenticated(PermissionError):
-    """No token was sent where one is needed."""
-
-
-class Forbidden(PermissionError):
-    """The token sent is not a token of a seat of this game."""
-
-
-class StaleVersion(Exception):
-    def __init__(self, current_version: int) -> None:
-        super().__init__(f"the game is at version {current_version}")
-        self.current_version = current_version
-
-
-class GameFinished(Exception):
-    """No move is accepted once the game is over."""
-
-
-class IdempotencyMismatch(ValueError):
-    """An Idempotency-Key reused with a different request."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -144,7 +128,7 @@ class GameService:
                 return earlier
         state = self._replay(ruleset, stored, stored.version)
         if ruleset.is_over(state):
-            raise GameFinished("the game is over")
+            raise GameOver()
         if version != stored.version:
             raise StaleVersion(stored.version)
         transition = ruleset.apply(state, seat, move)  # IllegalMove: nothing is appended

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from domain.bots import play_out
-from domain.ruleset import Json, Ruleset
+from domain.capabilities import GameEntry
+from domain.errors import Json
 
 
 @dataclass(frozen=True, slots=True)
@@ -18,7 +19,7 @@ class GameResult:
 
 
 def simulate(
-    ruleset: Ruleset[Any, Any],
+    game: GameEntry,
     games: int,
     policy: str,
     options: Mapping[str, Any] | None = None,
@@ -28,8 +29,8 @@ def simulate(
     opts = dict(options or {})
     for i in range(games):
         seed = f"{seed_prefix}-{i}"
-        state, log = play_out(ruleset, seed, opts, policy)
-        outcome = ruleset.outcome(state)
+        state, log = play_out(game.ruleset, seed, opts, game.policies[policy])
+        outcome = game.ruleset.outcome(state)
         assert outcome is not None
         yield GameResult(seed, outcome, len(log))
 

@@ -58,18 +58,6 @@ class Finish:
     outcome: Json
 
 
-class VersionConflict(Exception):
-    """Another move was appended first: the expected version is stale."""
-
-
-class StoreUnavailable(Exception):
-    """The store is throttling or failing; the request may be retried after `retry_after` s."""
-
-    def __init__(self, message: str, retry_after: int = 1) -> None:
-        super().__init__(message)
-        self.retry_after = retry_after
-
-
 class GameStore(Protocol):
     def check(self) -> None:
         """Raise StoreUnavailable, with a reason an operator can act on, unless usable now."""

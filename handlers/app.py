@@ -15,27 +15,13 @@ from typing import Any
 
 from flask import Flask, Response, g, request
 from flask_cors import CORS
-from marshmallow import ValidationError
-from werkzeug.exceptions import HTTPException
 
-from domain.deal import InvalidSeed
-from domain.options import InvalidOptions
-from domain.registry import UnknownRuleset
-from domain.ruleset import IllegalMove
-from domain.service import (
-    Forbidden,
-    GameFinished,
-    GameNotFound,
-    GameService,
-    IdempotencyMismatch,
-    StaleVersion,
-    Unauthenticated,
-)
-from domain.store import StoreUnavailable
+from domain.errors import Unauthenticated
+from domain.service import GameService
+from handlers.problems import Problem, problem_for
 from handlers.schemas import CreateGameRequest, MoveRequest
 
 MAX_BODY_BYTES = 16 * 1024
-PROBLEM_TYPE = "urn:royal-court:problem:"
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi.yaml"
 access_log = logging.getLogger("royal_court.access")
 
@@ -43,134 +29,18 @@ _create_schema = CreateGameRequest()
 _move_schema = MoveRequest()
 
 
-class Problem(Exception):
-    """An error response: status, a short slug for the `type` URI, and extension members."""
-
-    def __init__(
-        self,
-        status: int,
-        slug: str,
-        title: str,
-        detail: str | None = None,
-        headers: dict[str, str] | None = None,
-        **extra: Any,
-    ) -> None:
-        super().__init__(detail or title)
-        self.status, self.slug, self.title, self.detail = status, slug, title, detail
-        self.headers = headers or {}
-        self.extra = extra
-
-    def response(self) -> Response:
-        body: dict[str, Any] = {
-            "type": PROBLEM_TYPE + self.slug,
-            "title": self.title,
-            "status": self.status,
-        }
-        if self.detail:
-            body["detail"] = self.detail
-        body.update(self.extra)
-        resp = Response(json.dumps(body), status=self.status, mimetype="application/problem+json")
-        for name, value in self.headers.items():
-            resp.headers[name] = value
-        return resp
-
-
-def _problem_for(error: Exception) -> Problem:
-    """The one mapping from service and domain errors to HTTP."""
-    if isinstance(error, Problem):
-        return error
-    if isinstance(error, ValidationError):
-        messages = error.messages if isinstance(error.messages, dict) else {"_": error.messages}
-        return Problem(
-            422,
-            "invalid-body",
-            "The request body is not valid",
-            "see `errors` for each field",
-            errors=messages,
-        )
-    if isinstance(error, InvalidOptions):
-        return Problem(422, "invalid-options", "Invalid options", str(error), errors=error.errors)
-    if isinstance(error, InvalidSeed):
-        return Problem(422, "invalid-seed", "Invalid seed", str(error))
-    if isinstance(error, UnknownRuleset):
-        return Problem(422, "unknown-ruleset", "Unknown ruleset", str(error))
-    if isinstance(error, IllegalMove):
-        return Problem(
-            422,
-            "illegal-move",
-            "Illegal move",
-            error.reason,
-            reason=error.reason,
-            legal_moves=error.legal_moves,
-        )
-    if isinstance(error, IdempotencyMismatch):
-        return Problem(422, "idempotency-key-reused", "Idempotency-Key reused", str(error))
-    if isinstance(error, GameNotFound):
-        return Problem(404, "game-not-found", "No such game", str(error))
-    if isinstance(error, Unauthenticated):
-        return Problem(
-            401,
-            "token-required",
-            "Token required",
-            str(error),
-            headers={"WWW-Authenticate": 'Bearer realm="royal-court"'},
-        )
-    if isinstance(error, Forbidden):
-        return Problem(403, "wrong-token", "Not a token of this game", str(error))
-    if isinstance(error, StaleVersion):
-        return Problem(
-            409,
-            "stale-version",
-            "Stale version",
-            f"the game is at version {error.current_version}; reload and retry",
-            current_version=error.current_version,
-        )
-    if isinstance(error, GameFinished):
-        return Problem(409, "game-finished", "The game is over", str(error))
-    if isinstance(error, StoreUnavailable):
-        # The cause (error code and message) is for the operator's log; the client is told
-        # only to come back, which is all it can act on.
-        logging.getLogger("royal_court").warning("store unavailable: %s", error)
-        return Problem(
-            503,
-            "store-unavailable",
-            "Temporarily unavailable",
-            "the game store is busy; retry shortly",
-            headers={"Retry-After": str(error.retry_after)},
-        )
-    if isinstance(error, HTTPException):
-        code = error.code or 500
-        slug = {
-            400: "malformed-request",
-            404: "not-found",
-            405: "method-not-allowed",
-            413: "body-too-large",
-        }.get(code, "http-error")
-        problem = Problem(code, slug, error.name, error.description)
-        if code == 405 and error.get_headers():
-            problem.headers.update({k: v for k, v in error.get_headers() if k == "Allow"})
-        return problem
-    logging.getLogger("royal_court").exception("unhandled error")
-    return Problem(500, "internal-error", "Internal error", "the error has been logged")
-
-
 def _json_body() -> Any:
     data = request.get_data(cache=True)  # raises 413 past MAX_CONTENT_LENGTH
     if len(data) > MAX_BODY_BYTES:
-        raise Problem(
-            413,
-            "body-too-large",
-            "Request body too large",
-            f"bodies are limited to {MAX_BODY_BYTES} bytes",
-        )
+        raise Problem("body-too-large", f"bodies are limited to {MAX_BODY_BYTES} bytes")
     if not data.strip():
-        raise Problem(400, "malformed-json", "Malformed JSON", "a JSON body is required")
+        raise Problem("malformed-json", "a JSON body is required")
     try:
         return json.loads(data, parse_constant=_not_json)
     except RecursionError:
-        raise Problem(400, "malformed-json", "Malformed JSON", "nested too deeply") from None
+        raise Problem("malformed-json", "nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as e:
-        raise Problem(400, "malformed-json", "Malformed JSON", str(e)) from None
+        raise Problem("malformed-json", str(e)) from None
 
 
 def _not_json(name: str) -> Any:
@@ -191,12 +61,7 @@ def _bearer_token() -> str | None:
 def _idempotency_key() -> str | None:
     key = request.headers.get("Idempotency-Key")
     if key is not None and not (1 <= len(key) <= 255 and key.isprintable()):
-        raise Problem(
-            400,
-            "bad-idempotency-key",
-            "Bad Idempotency-Key",
-            "an Idempotency-Key is 1 to 255 printable characters",
-        )
+        raise Problem("bad-idempotency-key", "an Idempotency-Key is 1 to 255 printable characters")
     return key
 
 
@@ -229,7 +94,7 @@ def create_app(
 
     @app.errorhandler(Exception)
     def handle_error(error: Exception) -> Response:
-        return _problem_for(error).response()
+        return problem_for(error).response()
 
     @app.before_request
     def start_timer() -> None:

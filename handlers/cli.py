@@ -10,13 +10,12 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any
 
-from domain.bots import POLICIES
-from domain.deal import InvalidSeed
-from domain.options import InvalidOptions, parse_option_text
-from domain.registry import RULESETS, UnknownRuleset, get_ruleset
-from domain.ruleset import GameOver, IllegalMove, Json, Ruleset
+from domain.capabilities import AnyRuleset
+from domain.errors import InvalidOptions, InvalidSeed, Json, ReplayError, UnknownRuleset
+from domain.options import parse_option_text
+from domain.registry import GAMES, get_game, get_ruleset
 from domain.simulate import simulate, wilson_interval
-from handlers.terminal import describe_effect, describe_move, render
+from handlers.terminal import describe_effect, describe_move
 
 EXIT_ILLEGAL = 1
 EXIT_USAGE = 2
@@ -49,9 +48,10 @@ def _read_text(path: str) -> str:
 LOGGED_FIELDS = frozenset({"seq", "seat", "move", "at", "hash"})
 
 
-def _seated(ruleset: Ruleset[Any, Any], state: Any, item: object) -> tuple[int, object]:
-    """A logged move is a move object, `{"seat": n, "move": {...}}` when seats must be
-    named, or an entry of the API's move log (`seq`, `seat`, `move`, `at`, `hash`) as is."""
+def _seated(item: object) -> tuple[int | None, object]:
+    """A logged move is a move object (played by the seat to move), `{"seat": n, "move":
+    {...}}` when seats are named, or an entry of the API's move log (`seq`, `seat`, `move`,
+    `at`, `hash`) as is."""
     if (
         isinstance(item, dict)
         and {"seat", "move"} <= set(item) <= LOGGED_FIELDS
@@ -59,18 +59,11 @@ def _seated(ruleset: Ruleset[Any, Any], state: Any, item: object) -> tuple[int, 
         and not isinstance(item["seat"], bool)
     ):
         return item["seat"], item["move"]
-    seats = ruleset.to_move(state)
-    return (seats[0] if seats else 0), item
+    return None, item
 
 
-class ReplayFailure(Exception):
-    def __init__(self, index: int, move: object, reason: str, legal: list[Json]) -> None:
-        super().__init__(reason)
-        self.index, self.move, self.reason, self.legal = index, move, reason, legal
-
-
-def replay_moves(ruleset: Ruleset[Any, Any], seed: Any, options: Any, moves: object) -> Any:
-    """The state after `moves`, or ReplayFailure naming the first move that is not legal.
+def replay_moves(ruleset: AnyRuleset, seed: Any, options: Any, moves: object) -> Any:
+    """The state after `moves`; ReplayError names the first move that is not legal.
 
     `moves` is a JSON array, or the API's `{"moves": [...]}` log saved as it came.
     """
@@ -78,16 +71,7 @@ def replay_moves(ruleset: Ruleset[Any, Any], seed: Any, options: Any, moves: obj
         moves = moves["moves"]
     if not isinstance(moves, list):
         raise UsageError('moves must be a JSON array (or {"moves": [...]} as GET .../moves gives)')
-    state = ruleset.start(seed, options)
-    for index, item in enumerate(moves):
-        seat, move = _seated(ruleset, state, item)
-        try:
-            state = ruleset.apply(state, seat, move).state
-        except IllegalMove as e:
-            raise ReplayFailure(index, move, e.reason, e.legal_moves) from None
-        except GameOver as e:
-            raise ReplayFailure(index, move, str(e), []) from None
-    return state
+    return ruleset.replay(seed, options, [_seated(item) for item in moves])
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
@@ -114,10 +98,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise UsageError("moves are nested too deeply") from None
     try:
         state = replay_moves(ruleset, args.seed, _options(args.option), moves)
-    except ReplayFailure as f:
+    except ReplayError as f:
         print(
             f"move {f.index} {json.dumps(f.move)} is illegal: {f.reason}; legal moves: "
-            f"{json.dumps(f.legal)}",
+            f"{json.dumps(f.legal_moves)}",
             file=sys.stderr,
         )
         return EXIT_ILLEGAL
@@ -152,11 +136,11 @@ def _replay_one(line: str) -> Json:
         unknown = set(game) - {"ruleset", "seed", "options", "moves", "seat"}
         if unknown:
             raise UsageError(f"unknown fields: {', '.join(sorted(unknown))}")
-        ruleset = get_ruleset(game.get("ruleset"))  # type: ignore[arg-type]  # checked inside
+        ruleset = get_ruleset(game.get("ruleset"))
         state = replay_moves(ruleset, game.get("seed"), game.get("options"), game.get("moves"))
         return {"ok": True, "view": ruleset.view(state, game.get("seat", 0))}
-    except ReplayFailure as f:
-        return {"ok": False, "index": f.index, "error": f.reason, "legal_moves": f.legal}
+    except ReplayError as f:
+        return {"ok": False, "index": f.index, "error": f.reason, "legal_moves": f.legal_moves}
     except (json.JSONDecodeError, UsageError, UnknownRuleset, InvalidOptions, InvalidSeed) as e:
         return {"ok": False, "index": None, "error": str(e), "legal_moves": []}
     except RecursionError:
@@ -188,7 +172,11 @@ EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    ruleset = get_ruleset(args.ruleset)
+    game = get_game(args.ruleset)
+    ruleset = game.ruleset
+    if args.policy not in game.policies:
+        raise UsageError(f"{ruleset.id} has no {args.policy!r} bot (it has: "
+                         f"{', '.join(sorted(game.policies))})")  # fmt: skip
     options = _options(args.option)
     ruleset.validate_options(options)
     if args.games < 1:
@@ -198,7 +186,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     interrupted = False
     try:
-        for result in simulate(ruleset, args.games, args.policy, options, args.seed_prefix):
+        for result in simulate(game, args.games, args.policy, options, args.seed_prefix):
             done += 1
             wins += result.outcome["result"] == "won"
             score += result.outcome["score"]
@@ -225,7 +213,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    ruleset = get_ruleset(args.ruleset)
+    game = get_game(args.ruleset)
+    ruleset, render = game.ruleset, game.renderer
     seed = args.seed or secrets.token_hex(8)
     options = _options(args.option)
     state = ruleset.start(seed, options)
@@ -235,7 +224,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         while not ruleset.is_over(state):
             seat = ruleset.to_move(state)[0]
             view = ruleset.view(state, seat)
-            out.write(render(ruleset.id, view) + "\n")
+            out.write(render(view) + "\n")
             legal = view["legal_moves"]
             for number, move in enumerate(legal, start=1):
                 out.write(f"  {number:2d}) {describe_move(move)}\n")
@@ -249,7 +238,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # Ctrl-C leaves like `q`: no traceback, and the seed to come back
         out.write(f"\nLeft the game. {resume}\n")
         return 0
-    out.write(render(ruleset.id, ruleset.view(state, 0)) + "\n")
+    out.write(render(ruleset.view(state, 0)) + "\n")
     out.write(f"Game over: {json.dumps(ruleset.outcome(state))}. Seed: {seed}\n")
     return 0
 
@@ -273,7 +262,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
     from waitress import serve
 
-    from domain.store import StoreUnavailable
+    from domain.errors import StoreUnavailable
     from handlers.app import create_app
     from handlers.config import Settings, build_service
 
@@ -324,29 +313,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from domain.games.adaman import Adaman
-    from domain.games.adaman_solver import solve_deal
-
-    ruleset = get_ruleset(args.ruleset)
-    if not isinstance(ruleset, Adaman):
-        raise UsageError(f"no solver for {ruleset.id} (solvable: adaman)")
+    game = get_game(args.ruleset)
+    ruleset, solve_deal = game.ruleset, game.solver
+    if solve_deal is None:
+        raise UsageError(f"no solver for {ruleset.id} (solvable: {', '.join(_solvable())})")
     options = _options(args.option)
     budget = args.budget or None
     if args.seed is not None:
-        solution = solve_deal(ruleset, args.seed, options, budget)
-        print(
-            json.dumps(
-                {
-                    "ruleset": ruleset.id,
-                    "seed": args.seed,
-                    "winnable": solution.winnable if solution.complete else None,
-                    "complete": solution.complete,
-                    "nodes": solution.nodes,
-                    "seconds": round(solution.seconds, 3),
-                    "line": solution.line,
-                }
-            )
-        )
+        solution = solve_deal(args.seed, options, budget)
+        print(json.dumps({"ruleset": ruleset.id, "seed": args.seed} | solution.to_json()))
         return 0
     if not args.games or args.games < 1:
         raise UsageError("solve needs --seed S or --games N")
@@ -356,7 +331,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     interrupted = False
     try:
         for i in range(args.games):
-            solution = solve_deal(ruleset, f"{args.seed_prefix}-{i}", options, budget)
+            solution = solve_deal(f"{args.seed_prefix}-{i}", options, budget)
             times.append(solution.seconds)
             won += solution.complete and solution.winnable
             lost += solution.complete and not solution.winnable
@@ -385,10 +360,15 @@ def cmd_solve(args: argparse.Namespace) -> int:
     return EXIT_INTERRUPTED if interrupted else 0
 
 
+def _solvable() -> list[str]:
+    return sorted(game_id for game_id, game in GAMES.items() if game.solver is not None)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="court", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
-    ids = sorted(RULESETS)
+    ids = sorted(GAMES)
+    policies = sorted({name for game in GAMES.values() for name in game.policies})
 
     def add_options(p: argparse.ArgumentParser) -> None:
         p.add_argument(
@@ -416,7 +396,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("simulate", help="play many games with a bot")
     p.add_argument("ruleset", choices=ids)
     p.add_argument("--games", type=int, default=1000)
-    p.add_argument("--policy", choices=sorted(POLICIES), default="random")
+    p.add_argument("--policy", choices=policies, default="random")
     p.add_argument("--seed-prefix", default="sim", help="games use seeds PREFIX-0, PREFIX-1, ...")
     add_options(p)
     p.set_defaults(func=cmd_simulate)
@@ -428,7 +408,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_play)
 
     p = sub.add_parser("solve", help="decide whether deals can be won, knowing the deck order")
-    p.add_argument("ruleset", nargs="?", default="adaman", choices=["adaman"])
+    p.add_argument("ruleset", nargs="?", default=next(iter(_solvable()), None), choices=_solvable())
     p.add_argument("--seed", help="solve this deal and print a winning line if there is one")
     p.add_argument("--games", type=int, help="solve deals PREFIX-0 ... and print the figures")
     p.add_argument("--seed-prefix", default="solve")

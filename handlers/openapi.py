@@ -7,14 +7,19 @@ This module is never imported on the request path: the server serves the committ
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass
 from typing import Any
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
-from domain.registry import RULESETS
+from domain.capabilities import GameEntry
+from domain.deal import seed_commitment
+from domain.record import move_hash
+from domain.registry import GAMES
 from handlers import schemas
-from handlers.app import MAX_BODY_BYTES, PROBLEM_TYPE
+from handlers.app import MAX_BODY_BYTES
+from handlers.problems import KINDS
 
 DESCRIPTION = """\
 Royal Court serves royal-intrigue card games. Every game is rebuilt on each request by replaying
@@ -32,12 +37,20 @@ is revealed when the client chose it or when the game is over, so anyone can re-
 """
 
 
-def _problem(description: str, slug: str, title: str, status: int, **extra: Any) -> dict[str, Any]:
-    example = {"type": PROBLEM_TYPE + slug, "title": title, "status": status, **extra}
-    return {
-        "description": description,
+def _problem(*slugs: str, description: str | None = None) -> dict[str, Any]:
+    """A problem response, documented from the catalogue (the first slug gives the example)."""
+    kinds = [KINDS[slug] for slug in slugs]
+    text = description or " / ".join(k.description for k in kinds)
+    example = kinds[0].body(**kinds[0].example)
+    response: dict[str, Any] = {
+        "description": text,
         "content": {"application/problem+json": {"schema": "Problem", "example": example}},
     }
+    if "store-unavailable" in slugs:
+        response["headers"] = {
+            "Retry-After": {"schema": {"type": "integer"}, "description": "Seconds."}
+        }
+    return response
 
 
 def _json(schema: str, description: str, example: Any = None, **extra: Any) -> dict[str, Any]:
@@ -47,34 +60,12 @@ def _json(schema: str, description: str, example: Any = None, **extra: Any) -> d
     return {"description": description, "content": {"application/json": media}, **extra}
 
 
-UNAVAILABLE = _problem(
-    "The store is throttling or failing: retry after `Retry-After` seconds.",
-    "store-unavailable",
-    "Temporarily unavailable",
-    503,
-    detail="the game store is busy; retry shortly",
-) | {"headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds."}}}
-NOT_FOUND = _problem(
-    "No game has this id.", "game-not-found", "No such game", 404, detail="no game 'nope'"
-)
-MALFORMED = _problem(
-    "The body is not JSON (or is empty).",
-    "malformed-json",
-    "Malformed JSON",
-    400,
-    detail="Expecting value: line 1 column 1 (char 0)",
-)
-TOO_LARGE = _problem(
-    f"The body is over {MAX_BODY_BYTES} bytes.", "body-too-large", "Request body too large", 413
-)
-FORBIDDEN = _problem(
-    "The token is not a token of a seat of this game.",
-    "wrong-token",
-    "Not a token of this game",
-    403,
-)
+UNAVAILABLE = _problem("store-unavailable")
+NOT_FOUND = _problem("game-not-found")
+MALFORMED = _problem("malformed-json")
+TOO_LARGE = _problem("body-too-large", description=f"The body is over {MAX_BODY_BYTES} bytes.")
+FORBIDDEN = _problem("wrong-token")
 
-CHAIN_EXAMPLE = "f432386221aaa486b529c46bb5423362f4c1a02fad4c38dfe8f3b0a62d61cd62"
 GAME_ID = {
     "name": "game_id",
     "in": "path",
@@ -84,46 +75,63 @@ GAME_ID = {
 }
 ETAG_HEADER = {"ETag": {"schema": {"type": "string"}, "description": 'The version, e.g. "3".'}}
 
-VIEW_EXAMPLE = {
-    "status": "playing",
-    "current": "6C",
-    "reserve": ["4S", "2C", "4H", "4D", "7C", "6H", "4C", "5D", "TS", "2D"],
-    "stock_count": 37,
-    "columns": {
-        "clubs": [{"card": "JC", "role": "royal"}],
-        "diamonds": [],
-        "hearts": [{"card": "JH", "role": "royal"}, {"card": "QH", "role": "royal"}],
-        "spades": [{"card": "KS", "role": "royal"}],
-    },
-    "jokers": {"in_hand": ["X1"], "above": {}},
-    "discard_count": 0,
-    "legal_moves": [
-        {"type": "attack", "column": "hearts"},
-        {"type": "reserve"},
-        {"type": "resign"},
-    ],
-    "outcome": None,
-}
-GAME_EXAMPLE = {
-    "id": "q0Vh3lJx8u1kZbH9sWcR4Agq0Vh3lJx8",
-    "ruleset": "royal-assassin",
-    "options": {
-        "jokers_in_deck": False,
-        "setup_royals": None,
-        "new_royal_beneath": False,
-        "joker_discarded": False,
-        "exact_cancel_only": False,
-        "ace_low_after_play": False,
-        "recycle_reserve": False,
-    },
-    "version": 0,
-    "status": "playing",
-    "seed_commitment": "aa43038afb6314a3b24c02613eb13eb4821b24187af19c86431563f46f11ce6f",
-    "seed_known": True,
-    "created_at": "2026-11-22T03:25:59.123Z",
-    "outcome": None,
-    "seed": "royal",
-}
+EXAMPLE_GAME = GAMES["royal-assassin"] if "royal-assassin" in GAMES else next(iter(GAMES.values()))
+
+
+def _game_example(entry: GameEntry) -> dict[str, Any]:
+    """The game JSON of the example deal, as the service shows it: made, not written out."""
+    ruleset = entry.ruleset
+    state = ruleset.start(entry.example_seed)
+    return {
+        "id": "q0Vh3lJx8u1kZbH9sWcR4Agq0Vh3lJx8",
+        "ruleset": ruleset.id,
+        "options": ruleset.validate_options(None),
+        "version": 0,
+        "status": ruleset.status(state),
+        "seed_commitment": seed_commitment(entry.example_seed),
+        "seed_known": True,
+        "created_at": "2026-11-22T03:25:59.123Z",
+        "outcome": None,
+        "seed": entry.example_seed,
+    }
+
+
+@dataclass(frozen=True)
+class _Played:
+    view: dict[str, Any]
+    effects: list[dict[str, Any]]
+
+
+def _after_first_move(entry: GameEntry, move: dict[str, Any]) -> _Played:
+    ruleset = entry.ruleset
+    transition = ruleset.apply(ruleset.start(entry.example_seed), 0, move)
+    return _Played(ruleset.view(transition.state, 0), transition.effects)
+
+
+def _move_request(move_variants: list[dict[str, str]]) -> dict[str, Any]:
+    """The move body: `version`, and a move of one of the rulesets (each declared by its
+    game), so that any client can build and check its moves from this document alone."""
+    return {
+        "type": "object",
+        "properties": {
+            "version": {
+                "type": "integer",
+                "minimum": 0,
+                "description": "The number of moves the client has seen.",
+            },
+            "move": {
+                "description": "A move of the game's ruleset, as listed in the view's "
+                "legal_moves; anything else is refused with 422 and the legal moves.",
+                "oneOf": move_variants,
+            },
+        },
+        "required": ["version", "move"],
+        "additionalProperties": False,
+    }
+
+
+def _move_variant_name(entry: GameEntry) -> str:
+    return "".join(part.title() for part in entry.id.split("-")) + "Move"
 
 
 def build_spec() -> APISpec:
@@ -146,14 +154,29 @@ def build_spec() -> APISpec:
         schemas.MoveLog,
         schemas.RulesetList,
         schemas.Health,
-        schemas.MoveRequest,
     ):
         spec.components.schema(schema.__name__, schema=schema)
     variants = []
-    for ruleset in RULESETS.values():
-        variant = schemas.create_game_variant(ruleset)
+    move_variants = []
+    for entry in GAMES.values():
+        variant = schemas.create_game_variant(entry.ruleset)
         spec.components.schema(variant.__name__, schema=variant)
         variants.append({"$ref": f"#/components/schemas/{variant.__name__}"})
+        legal = entry.view_example()["legal_moves"]
+        spec.components.schema(
+            _move_variant_name(entry),
+            component=entry.move_schema()
+            | {
+                "description": f"A move of `{entry.id}`, as its views list them in legal_moves.",
+                "examples": legal[:3],
+            },
+        )
+        move_variants.append({"$ref": f"#/components/schemas/{_move_variant_name(entry)}"})
+    view_example = EXAMPLE_GAME.view_example()
+    game_example = _game_example(EXAMPLE_GAME)
+    first_move = next(m for m in view_example["legal_moves"] if m["type"] != "resign")
+    after = _after_first_move(EXAMPLE_GAME, first_move)
+    spec.components.schema("MoveRequest", component=_move_request(move_variants))
 
     spec.path(
         path="/healthz",
@@ -189,11 +212,7 @@ def build_spec() -> APISpec:
                     "content": {
                         "application/json": {
                             "schema": {"oneOf": variants},
-                            "example": {
-                                "ruleset": "royal-assassin",
-                                "seed": "royal",
-                                "options": {"recycle_reserve": True},
-                            },
+                            "example": {"ruleset": EXAMPLE_GAME.id, "seed": "royal"},
                         }
                     },
                 },
@@ -201,7 +220,7 @@ def build_spec() -> APISpec:
                     "201": _json(
                         "CreatedGame",
                         "The game, the token and seat 0's view.",
-                        {"game": GAME_EXAMPLE, "token": "s3cr3t-t0k3n", "view": VIEW_EXAMPLE},
+                        {"game": game_example, "token": "s3cr3t-t0k3n", "view": view_example},
                         headers={
                             "Location": {
                                 "schema": {"type": "string"},
@@ -213,13 +232,7 @@ def build_spec() -> APISpec:
                     "400": MALFORMED,
                     "413": TOO_LARGE,
                     "422": _problem(
-                        "Unknown or mistyped fields, an unknown ruleset, bad options or a "
-                        "bad seed.",
-                        "invalid-options",
-                        "Invalid options",
-                        422,
-                        detail="setup_royals: must be at most 12",
-                        errors={"setup_royals": "must be at most 12"},
+                        "invalid-options", "invalid-body", "unknown-ruleset", "invalid-seed"
                     ),
                     "503": UNAVAILABLE,
                 },
@@ -238,19 +251,14 @@ def build_spec() -> APISpec:
                     "200": _json(
                         "GameWithView",
                         "The game and the view.",
-                        {"game": GAME_EXAMPLE, "view": VIEW_EXAMPLE},
+                        {"game": game_example, "view": view_example},
                         headers=ETAG_HEADER,
                     ),
                     "304": {
                         "description": "Not modified (If-None-Match matched the ETag).",
                         "headers": ETAG_HEADER,
                     },
-                    "401": _problem(
-                        "The Authorization header is not `Bearer <token>`.",
-                        "token-required",
-                        "Token required",
-                        401,
-                    ),
+                    "401": _problem("token-required"),
                     "403": FORBIDDEN,
                     "404": NOT_FOUND,
                     "503": UNAVAILABLE,
@@ -282,11 +290,8 @@ def build_spec() -> APISpec:
                     "required": True,
                     "content": {
                         "application/json": {
-                            "schema": "MoveRequest",
-                            "example": {
-                                "version": 0,
-                                "move": {"type": "attack", "column": "hearts"},
-                            },
+                            "schema": {"$ref": "#/components/schemas/MoveRequest"},
+                            "example": {"version": 0, "move": first_move},
                         }
                     },
                 },
@@ -295,48 +300,19 @@ def build_spec() -> APISpec:
                         "MoveResult",
                         "The move was appended.",
                         {
-                            "game": GAME_EXAMPLE | {"version": 1},
-                            "view": VIEW_EXAMPLE,
-                            "effects": [
-                                {"type": "reserve", "card": "3C"},
-                                {"type": "forced", "seat": 0, "move": {"type": "draw"}},
-                                {"type": "draw", "card": "KH"},
-                                {"type": "royal", "card": "KH", "column": "hearts"},
-                                {"type": "forced", "seat": 0, "move": {"type": "draw"}},
-                                {"type": "draw", "card": "7D"},
-                            ],
+                            "game": game_example | {"version": 1},
+                            "view": after.view,
+                            "effects": after.effects,
                         },
                         headers=ETAG_HEADER,
                     ),
                     "400": MALFORMED,
-                    "401": _problem(
-                        "No token was sent.",
-                        "token-required",
-                        "Token required",
-                        401,
-                        detail="a move needs the seat's token",
-                    ),
+                    "401": _problem("token-required"),
                     "403": FORBIDDEN,
                     "404": NOT_FOUND,
-                    "409": _problem(
-                        "The version is stale (another move came first), or the game is over.",
-                        "stale-version",
-                        "Stale version",
-                        409,
-                        detail="the game is at version 3; reload and retry",
-                        current_version=3,
-                    ),
+                    "409": _problem("stale-version", "game-finished"),
                     "413": TOO_LARGE,
-                    "422": _problem(
-                        "An invalid body, a reused Idempotency-Key, or an illegal "
-                        "move (with the reason and the legal moves).",
-                        "illegal-move",
-                        "Illegal move",
-                        422,
-                        detail="there is no current card to put on the reserve",
-                        reason="there is no current card to put on the reserve",
-                        legal_moves=[{"type": "draw"}, {"type": "resign"}],
-                    ),
+                    "422": _problem("illegal-move", "invalid-body", "idempotency-key-reused"),
                     "503": UNAVAILABLE,
                 },
             },
@@ -353,9 +329,11 @@ def build_spec() -> APISpec:
                                 {
                                     "seq": 1,
                                     "seat": 0,
-                                    "move": {"type": "attack", "column": "hearts"},
+                                    "move": first_move,
                                     "at": "2026-11-22T03:26:10.004Z",
-                                    "hash": CHAIN_EXAMPLE,
+                                    "hash": move_hash(
+                                        game_example["seed_commitment"], 1, 0, first_move
+                                    ),
                                 }
                             ]
                         },

@@ -11,9 +11,9 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, validate
 
+from domain.capabilities import AnyRuleset
 from domain.deal import SEED_PATTERN
 from domain.options import OptionSpec
-from domain.registry import AnyRuleset
 
 SEED_REGEX = f"^{SEED_PATTERN.pattern}$"  # the domain's rule, documented in the spec
 

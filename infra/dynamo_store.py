@@ -22,14 +22,8 @@ from botocore.exceptions import (
     NoCredentialsError,
 )
 
-from domain.store import (
-    Finish,
-    GameRecord,
-    MoveEvent,
-    StoredGame,
-    StoreUnavailable,
-    VersionConflict,
-)
+from domain.errors import StoreUnavailable, VersionConflict
+from domain.store import Finish, GameRecord, MoveEvent, StoredGame
 
 RECORD_SK = "GAME"
 RETRYABLE = frozenset(

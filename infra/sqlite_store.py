@@ -10,14 +10,8 @@ import json
 import sqlite3
 import threading
 
-from domain.store import (
-    Finish,
-    GameRecord,
-    MoveEvent,
-    StoredGame,
-    StoreUnavailable,
-    VersionConflict,
-)
+from domain.errors import StoreUnavailable, VersionConflict
+from domain.store import Finish, GameRecord, MoveEvent, StoredGame
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from domain.cards import JOKERS, STANDARD_DECK, card
-from domain.games.royal_assassin import Options, RoyalAssassin, State
+from domain.games.royal_assassin.rules import Options, RoyalAssassin, State
 
 RA = RoyalAssassin()
 

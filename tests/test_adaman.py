@@ -2,9 +2,9 @@
 
 import pytest
 
-from domain.decktet import BASIC, BY_CODE, CARDS
-from domain.games.adaman import Adaman, Options, deck_for
-from domain.ruleset import IllegalMove
+from domain.errors import IllegalMove
+from domain.games.adaman.decktet import BASIC, BY_CODE, CARDS
+from domain.games.adaman.rules import Adaman, Options, deck_for
 
 AD = Adaman()
 

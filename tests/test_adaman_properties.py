@@ -1,15 +1,17 @@
 """Adaman invariants over random seeds, options and legal play; the solver against the engine;
 the expert bot against peeking."""
 
+import json
 from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain.algorithms.search import depth_first
 from domain.deal import SEED_PATTERN, DealRandom
-from domain.decktet import BY_CODE, CARDS
-from domain.games.adaman import Adaman, Options, deck_for
-from domain.games.adaman_solver import Solver, solve_deal
+from domain.games.adaman.decktet import BY_CODE, CARDS
+from domain.games.adaman.rules import Adaman, Options, deck_for
+from domain.games.adaman.solver import Solver, solve_deal
 from tests.helpers import strings_in
 
 AD = Adaman()
@@ -84,7 +86,8 @@ def test_solver_moves_are_the_engines_moves(seed, opts, choices):
             break
         dealt = len(deck) - len(state.stock)
         ours = {}
-        for move, pos in solver.successors(solver.position(state, dealt)):
+        for spec, pos in solver.successors(solver.position(state, dealt)):
+            move = json.dumps(Solver.move_json(spec))
             if pos is None:
                 ours[move] = "lost_utterly"
             else:
@@ -98,14 +101,21 @@ def test_solver_moves_are_the_engines_moves(seed, opts, choices):
                     {0: None, 1: "capital", 2: "resources"}[excuse],
                 )
         theirs = {}
-        for move, child in AD.children(state):
+        for move, child in children(state):
             key = engine_key(child)
-            theirs[move] = "lost_utterly" if key[-1] == "lost_utterly" else key[:-1]
+            theirs[json.dumps(move)] = "lost_utterly" if key[-1] == "lost_utterly" else key[:-1]
         assert ours == theirs
-        children = AD.children(state)
-        state = (
-            children[choices[step] % len(children)][1] if step < len(choices) else children[0][1]
-        )
+        options = children(state)
+        state = options[choices[step] % len(options)][1] if step < len(choices) else options[0][1]
+
+
+def children(state):
+    """Every real move and the position right after it, forced moves left unplayed."""
+    return [
+        (move, AD.apply_alone(state, 0, move))
+        for move in AD.legal_moves(state, 0)
+        if move["type"] != "resign"
+    ]
 
 
 def exhaustive(state, memo):
@@ -114,7 +124,7 @@ def exhaustive(state, memo):
         return state.status == "won"
     key = engine_key(state)
     if key not in memo:
-        memo[key] = any(exhaustive(child, memo) for _, child in AD.children(state))
+        memo[key] = any(exhaustive(child, memo) for _, child in children(state))
     return memo[key]
 
 
@@ -123,11 +133,13 @@ def exhaustive(state, memo):
 def test_solver_agrees_with_plain_search_on_small_decks(order, size):
     deck = [CARDS[i] for i in order[:size]]
     state = AD.set_up(deck, Options())
-    solution = Solver(deck, node_budget=None).solve(state)
-    assert solution.winnable == exhaustive(state, {})
-    if solution.winnable:  # the line really wins, move by move, in the engine
-        for move in solution.line:
-            state = AD.apply_one(state, move)
+    solver = Solver(deck)
+    root = solver.position(state, len(deck) - len(state.stock))
+    winnable, line, _, complete = depth_first(solver, root, None)
+    assert complete and winnable == (state.status == "won" or exhaustive(state, {}))
+    if winnable:  # the line really wins, move by move, in the engine
+        for spec in line:
+            state = AD.apply_alone(state, 0, Solver.move_json(spec))
         assert state.status == "won"
 
 
@@ -140,7 +152,7 @@ def test_a_solved_line_replays_to_a_win():
 
 def test_the_expert_cannot_see_the_stock_order():
     """Two positions that look the same to the player get the same move."""
-    from domain.games.adaman_expert import AdamanExpert
+    from domain.games.adaman.expert import AdamanExpert
 
     state = AD.start("peek")
     other = state.copy()
@@ -156,7 +168,7 @@ def test_card_codes_round_trip():
 
 
 def plain_transportation_bound(solver, pos):
-    from domain.games.adaman_solver import ALL_PERSONS, EXCUSE_BIT, RANK, SUIT, _bits
+    from domain.games.adaman.solver import ALL_PERSONS, EXCUSE_BIT, RANK, SUIT, _bits
 
     capital, palace, resources, dealt, _ = pos
     waiting = (capital | palace | solver.rest[dealt]) & ALL_PERSONS
@@ -178,7 +190,7 @@ def plain_transportation_bound(solver, pos):
     st.integers(10, 36),
 )
 def test_packed_bound_equals_the_plain_one(seed, capital, palace, resources, dealt):
-    from domain.games.adaman_solver import ALL_PERSONS
+    from domain.games.adaman.solver import ALL_PERSONS
 
     solver = Solver(AD.deal_cards(seed, AD.validate_options({})))
     mask = lambda cards: sum(1 << c for c in cards)  # noqa: E731

@@ -256,9 +256,11 @@ def test_simulate_interrupted_prints_the_partial_summary(capsys, monkeypatch):
 
 
 def test_solve_interrupted_prints_the_partial_summary(capsys, monkeypatch):
-    import domain.games.adaman_solver as solver
+    import dataclasses
 
-    real, calls = solver.solve_deal, []
+    from domain.registry import GAMES
+
+    real, calls = GAMES["adaman"].solver, []
 
     def interrupted_on_the_third(*args, **kwargs):
         calls.append(1)
@@ -266,7 +268,8 @@ def test_solve_interrupted_prints_the_partial_summary(capsys, monkeypatch):
             raise KeyboardInterrupt
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(solver, "solve_deal", interrupted_on_the_third)
+    entry = dataclasses.replace(GAMES["adaman"], solver=interrupted_on_the_third)
+    monkeypatch.setitem(GAMES, "adaman", entry)
     code, out, _ = run(capsys, "solve", "adaman", "--games", "50", "--budget", "2000")
     summary = json.loads(out)
     assert code == 130 and summary["interrupted"] is True and summary["games"] == 2

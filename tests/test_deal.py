@@ -3,7 +3,8 @@
 import pytest
 
 from domain.cards import JOKERS, STANDARD_DECK
-from domain.deal import DealRandom, InvalidSeed, check_seed, seed_commitment, shuffled, stream
+from domain.deal import DealRandom, check_seed, seed_commitment, shuffled, stream
+from domain.errors import InvalidSeed
 
 ROYAL_52 = (
     "JH 4S 2C 4H 4D 7C 6H KS 4C 5D JC TS 2D QH 6C 6D 5C KD TH 2H 5H KC QD TC 9C 5S 8H 3S 3H "

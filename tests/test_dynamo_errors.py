@@ -7,7 +7,8 @@ test is unchanged.
 import pytest
 from botocore.stub import Stubber
 
-from domain.store import Finish, MoveEvent, StoreUnavailable, VersionConflict
+from domain.errors import StoreUnavailable, VersionConflict
+from domain.store import Finish, MoveEvent
 from infra.dynamo_store import DynamoStore, make_client
 from tests.api_helpers import make_app
 

@@ -11,8 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain.errors import IllegalMove
 from domain.registry import RULESETS
-from domain.ruleset import IllegalMove
 from tests.api_helpers import make_app
 
 SCALARS = st.one_of(

@@ -3,8 +3,8 @@
 import pytest
 
 from domain.cards import card
-from domain.games.royal_assassin import Entry, Options, State
-from domain.ruleset import GameOver, IllegalMove
+from domain.errors import GameOver, IllegalMove
+from domain.games.royal_assassin.rules import Entry, Options, State
 from tests.helpers import RA, column, deal, legal, only, play, stacked, strength
 
 HEARTS = "hearts"

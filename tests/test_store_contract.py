@@ -4,7 +4,8 @@ import threading
 
 import pytest
 
-from domain.store import Finish, GameRecord, MoveEvent, VersionConflict
+from domain.errors import VersionConflict
+from domain.store import Finish, GameRecord, MoveEvent
 
 
 def record(game_id="g1", **changes):

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import asdict
 from itertools import combinations
 from typing import Any
 
 from domain.deal import DealRandom
-from domain.decktet import BY_CODE, EXCUSE, DecktetCard
-from domain.games.adaman import PALACE_LIMIT, ROW_SIZE, Options, deck_for
+from domain.games.adaman.decktet import BY_CODE, EXCUSE, DecktetCard
+from domain.games.adaman.rules import PALACE_LIMIT, ROW_SIZE, Options, State, deck_for, real_cards
+from domain.ruleset import Ruleset
 
 Json = dict[str, Any]
 Cards = list[DecktetCard]
@@ -137,11 +139,31 @@ def _refill(
     return capital, palace, resources, order[i:]
 
 
+def heuristic(state: State, seat: int) -> float:
+    """The greedy bot's guide: `evaluate`, with the stock used only as the set of unseen
+    cards (which a player can deduce), never in its order."""
+    if state.status == "won":
+        return 1e6
+    if state.status != "playing":
+        return -1e6
+    return evaluate(
+        real_cards(state.capital),
+        state.palace,
+        real_cards(state.resources),
+        len(state.controlled),
+        [c for c in state.stock if c is not EXCUSE],
+    )
+
+
 class AdamanExpert:
     """Chooses a move from a view; one instance per game, holding its random stream."""
 
     def __init__(self, rng: DealRandom) -> None:
         self.rng = rng
+
+    def policy(self, ruleset: Ruleset[Any, Any], state: Any, seat: int, legal: list[Json]) -> Json:
+        """As a bot policy: the seat's view and the options are all it is handed."""
+        return self.choose(ruleset.view(state, seat), asdict(state.options))
 
     def choose(self, view: Json, options: Mapping[str, Any]) -> Json:
         legal: list[Json] = [m for m in view["legal_moves"] if m["type"] != "resign"]

@@ -12,9 +12,10 @@ from typing import Any, ClassVar, NamedTuple
 
 from domain.cards import JOKER_RANK, JOKERS, RED_SUITS, STANDARD_DECK, SUIT_NAMES, SUITS, Card
 from domain.deal import shuffled
+from domain.errors import Json
 from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionSpec, OptionValue
-from domain.ruleset import Effect, Json, Ruleset
+from domain.ruleset import Effect, Ruleset
 
 COLUMNS: tuple[str, ...] = tuple(SUIT_NAMES[s] for s in SUITS)  # clubs diamonds hearts spades
 COLUMN_INDEX = {name: i for i, name in enumerate(COLUMNS)}
@@ -170,14 +171,14 @@ class State:
 # ---- column arithmetic (module functions: these run thousands of times per game) -------------
 
 
-def _pretender_index(column: list[Entry]) -> int:
+def pretender_index(column: list[Entry]) -> int:
     for i in range(len(column) - 1, -1, -1):
         if column[i].role == ROYAL:
             return i
     return -1
 
 
-def _totals(column: list[Entry], p: int, ace_low: bool, fresh: Card | None) -> tuple[int, int]:
+def totals(column: list[Entry], p: int, ace_low: bool, fresh: Card | None) -> tuple[int, int]:
     """Attack and defense on the royal at index p; an Ace is 1 when `ace_low` unless fresh."""
     attack = defense = 0
     for i in range(p + 1, len(column)):
@@ -415,7 +416,7 @@ class RoyalAssassin(Ruleset[State, Move]):
             if current.rank not in NUMBER_RANKS:
                 return f"{current.code} is not a number card and cannot attack"
             col = state.columns[move.column or 0]
-            p = _pretender_index(col)
+            p = pretender_index(col)
             if p < 0:
                 return f"the {column} column has no Pretender"
             if col[p].card.is_red == current.is_red:
@@ -523,7 +524,7 @@ class RoyalAssassin(Ruleset[State, Move]):
         c = SUIT_COLUMN[card.suit]
         column = state.columns[c]
         if state.options.new_royal_beneath:
-            column.insert(_pretender_index(column) + 1, Entry(card, ROYAL))
+            column.insert(pretender_index(column) + 1, Entry(card, ROYAL))
         else:
             column.append(Entry(card, ROYAL))
         state.changed(c)
@@ -534,8 +535,8 @@ class RoyalAssassin(Ruleset[State, Move]):
         state: State, column: list[Entry], fresh: Card | None
     ) -> tuple[Card, int]:
         """The Pretender and its strength right after `fresh` was placed (what effects show)."""
-        p = _pretender_index(column)
-        attack, defense = _totals(column, p, state.options.ace_low_after_play, fresh)
+        p = pretender_index(column)
+        attack, defense = totals(column, p, state.options.ace_low_after_play, fresh)
         pretender = column[p].card
         return pretender, RANK_VALUE[pretender.rank] - attack + defense
 
@@ -565,9 +566,9 @@ class RoyalAssassin(Ruleset[State, Move]):
         options = state.options
         column = state.columns[c]
         while column:
-            p = _pretender_index(column)
+            p = pretender_index(column)
             pretender = column[p].card
-            attack, defense = _totals(column, p, options.ace_low_after_play, fresh)
+            attack, defense = totals(column, p, options.ace_low_after_play, fresh)
             if attack >= RANK_VALUE[pretender.rank] + defense:
                 joker = state.jokers_above[c]
                 if joker is not None:
@@ -625,8 +626,8 @@ class RoyalAssassin(Ruleset[State, Move]):
         if c < 0 or not _column_scan(state, c).under_attack:
             return None
         column = state.columns[c]
-        p = _pretender_index(column)
-        attack, defense = _totals(column, p, state.options.ace_low_after_play, None)
+        p = pretender_index(column)
+        attack, defense = totals(column, p, state.options.ace_low_after_play, None)
         if attack == 0 or defense > attack:
             return None
         state.reserve.pop()
@@ -688,11 +689,11 @@ class RoyalAssassin(Ruleset[State, Move]):
         ace_low = state.options.ace_low_after_play
         claims: list[tuple[tuple[Any, ...], str]] = []
         for column in state.columns:
-            p = _pretender_index(column)
+            p = pretender_index(column)
             if p < 0:
                 continue
             pretender = column[p].card
-            attack, defense = _totals(column, p, ace_low, None)
+            attack, defense = totals(column, p, ace_low, None)
             entourage = sorted(
                 (ROYAL_ORDER[e.card.rank] for e in column[:p] if e.role == ROYAL), reverse=True
             )
@@ -714,12 +715,12 @@ class RoyalAssassin(Ruleset[State, Move]):
         ace_low = state.options.ace_low_after_play
         out: dict[str, Json | None] = {}
         for c, column in enumerate(state.columns):
-            p = _pretender_index(column)
+            p = pretender_index(column)
             if p < 0:
                 out[COLUMNS[c]] = None
                 continue
             card = column[p].card
-            attack, defense = _totals(column, p, ace_low, None)
+            attack, defense = totals(column, p, ace_low, None)
             suit = _attacking_suit(column)
             out[COLUMNS[c]] = {
                 "card": card.code,
@@ -753,23 +754,8 @@ class RoyalAssassin(Ruleset[State, Move]):
             "outcome": self.outcome(state),
         }
 
-    def heuristic(self, state: State, seat: int) -> float:
-        """Royals killed count most, then pressure on Pretenders and a well-placed Joker.
+    def inventory(self, state: State) -> list[str]:
+        return [c.code for c in state.all_cards()]
 
-        Reads only what the player sees (columns, discard), never the stock.
-        """
-        if state.status == "won":
-            return 10_000.0
-        score = 3.0 * sum(RANK_VALUE[c.rank] for c in state.discard if c.is_royal)
-        ace_low = state.options.ace_low_after_play
-        for c, column in enumerate(state.columns):
-            p = _pretender_index(column)
-            if p < 0:
-                continue
-            royals = [e.card for e in column if e.role == ROYAL]
-            score -= sum(RANK_VALUE[r.rank] for r in royals)
-            attack, defense = _totals(column, p, ace_low, None)
-            score += min(attack - defense, RANK_VALUE[column[p].card.rank])
-            if state.jokers_above[c] is not None:
-                score += 0.5 * sum(RANK_VALUE[r.rank] for r in royals[:-1])
-        return score
+    def hidden(self, state: State, seat: int | None) -> set[str]:
+        return {c.code for c in state.stock}  # face down, and its order secret

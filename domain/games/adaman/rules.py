@@ -11,8 +11,9 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import ClassVar
 
-from domain.deal import DealRandom, shuffled
-from domain.decktet import (
+from domain.deal import shuffled
+from domain.errors import Json
+from domain.games.adaman.decktet import (
     BASIC,
     BY_CODE,
     EXCUSE,
@@ -22,7 +23,7 @@ from domain.decktet import (
 )
 from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionSpec, OptionValue
-from domain.ruleset import Effect, IllegalMove, Json, Ruleset
+from domain.ruleset import Effect, Ruleset
 
 ROW_SIZE = 5
 PALACE_LIMIT = 6  # a sixth card in the palace ends the game: lost utterly
@@ -148,7 +149,7 @@ class State:
         ]
 
 
-def _real(row: list[DecktetCard]) -> list[DecktetCard]:
+def real_cards(row: list[DecktetCard]) -> list[DecktetCard]:
     """The cards of a row that count: the Excuse lying there does not."""
     return [c for c in row if c is not EXCUSE]
 
@@ -207,13 +208,13 @@ class Adaman(Ruleset[State, Move]):
         The Excuse, wherever it is dealt, does not count, and dealing goes on past it.
         """
         stock = state.stock
-        while stock and len(_real(state.capital)) < ROW_SIZE:
+        while stock and len(real_cards(state.capital)) < ROW_SIZE:
             card = stock.pop()
             state.capital.append(card)
             if card is EXCUSE:
                 state.excuse_row = CAPITAL
             effects.append({"type": "deal", "card": card.code, "to": CAPITAL})
-        while stock and len(_real(state.resources)) < ROW_SIZE:
+        while stock and len(real_cards(state.resources)) < ROW_SIZE:
             card = stock.pop()
             if card.is_personality:
                 state.palace.append(card)
@@ -259,13 +260,13 @@ class Adaman(Ruleset[State, Move]):
         moves: list[Move] = []
         if state.excuse_row is not None:
             if state.excuse_row == CAPITAL:
-                movable = _real(state.resources)
+                movable = real_cards(state.resources)
             else:
-                movable = [c for c in _real(state.capital) if not c.is_personality]
+                movable = [c for c in real_cards(state.capital) if not c.is_personality]
             moves = [Move("excuse", c.code) for c in movable] or [Move("excuse", None)]
         else:
-            resources = sorted(_real(state.resources), key=lambda c: c.index)
-            for target in (*_real(state.capital), *state.palace):
+            resources = sorted(real_cards(state.resources), key=lambda c: c.index)
+            for target in (*real_cards(state.capital), *state.palace):
                 mask, rank = target.suit_mask, target.rank
                 eligible = [r for r in resources if r.suit_mask & mask]
                 if sum(r.rank for r in eligible) < rank:
@@ -289,9 +290,9 @@ class Adaman(Ruleset[State, Move]):
             if state.excuse_row is not None:
                 return "the Excuse must be played first"
             target = BY_CODE[move.target or ""]
-            if target not in _real(state.capital) and target not in state.palace:
+            if target not in real_cards(state.capital) and target not in state.palace:
                 return f"{target.code} is not in the capital or the palace"
-            missing = [c for c in move.paid if BY_CODE[c] not in _real(state.resources)]
+            missing = [c for c in move.paid if BY_CODE[c] not in real_cards(state.resources)]
             if missing:
                 return f"not among the resources: {', '.join(missing)}"
             strangers = [c for c in move.paid if not BY_CODE[c].suit_mask & target.suit_mask]
@@ -354,54 +355,6 @@ class Adaman(Ruleset[State, Move]):
                 }
             )
 
-    # ---- bots and search ------------------------------------------------------------------------
-
-    def expert_move(self, state: State, seat: int, rng: DealRandom) -> Json | None:
-        from domain.games.adaman_expert import AdamanExpert  # it imports this module
-
-        options = {
-            "pawns_and_courts": state.options.pawns_and_courts,
-            "extra_personalities": state.options.extra_personalities,
-            "excuse": state.options.excuse,
-        }
-        return AdamanExpert(rng).choose(self.view(state, seat), options)
-
-    def heuristic(self, state: State, seat: int) -> float:
-        """The expert's evaluation; the stock is used only as the set of unseen cards, which
-        a player can deduce, never in its order."""
-        from domain.games.adaman_expert import evaluate  # it imports this module
-
-        if state.status == "won":
-            return 1e6
-        if state.status != "playing":
-            return -1e6
-        return evaluate(
-            _real(state.capital),
-            state.palace,
-            _real(state.resources),
-            len(state.controlled),
-            [c for c in state.stock if c is not EXCUSE],
-        )
-
-    def children(self, state: State) -> list[tuple[Move, State]]:
-        """Every legal move but resign, with the position it leads to (no forced moves)."""
-        out = []
-        for move in self._legal(state, 0):
-            if not move.is_resign:
-                child = state.copy()
-                self._play(child, 0, move, [])
-                out.append((move, child))
-        return out
-
-    def apply_one(self, state: State, move: Json) -> State:
-        """`move` alone, without the forced moves after it: for walking a solver's line."""
-        typed = self.parse_move(state, 0, move)
-        if typed not in self._legal(state, 0):
-            raise IllegalMove(self._why_illegal(state, 0, typed))
-        child = state.copy()
-        self._play(child, 0, typed, [])
-        return child
-
     # ---- reading a position --------------------------------------------------------------------
 
     def status(self, state: State) -> str:
@@ -415,7 +368,7 @@ class Adaman(Ruleset[State, Move]):
             return None
         controlled = sum(c.rank for c in state.controlled)
         if state.status == "won":
-            score = controlled + sum(c.rank for c in _real(state.resources))
+            score = controlled + sum(c.rank for c in real_cards(state.resources))
         elif state.status == "lost":
             score = controlled
         else:
@@ -437,3 +390,9 @@ class Adaman(Ruleset[State, Move]):
             "legal_moves": self.legal_moves(state, seat) if seat == 0 else [],
             "outcome": self.outcome(state),
         }
+
+    def inventory(self, state: State) -> list[str]:
+        return [c.code for c in state.all_cards()]
+
+    def hidden(self, state: State, seat: int | None) -> set[str]:
+        return {c.code for c in state.stock}  # face down, and its order secret

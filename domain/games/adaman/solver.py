@@ -16,13 +16,12 @@ fractional transportation bound). A node budget makes the search give up honestl
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
+from collections.abc import Mapping
 
-from domain.decktet import CARDS, EXCUSE, DecktetCard
-from domain.games.adaman import PALACE_LIMIT, ROW_SIZE, Adaman, Move, State
-from domain.games.adaman import Options as AdamanOptions
-from domain.ruleset import Json
+from domain.algorithms.search import Solution, solve
+from domain.errors import Json
+from domain.games.adaman.decktet import CARDS, EXCUSE, DecktetCard
+from domain.games.adaman.rules import PALACE_LIMIT, ROW_SIZE, Adaman, Move, State
 
 RANK = [c.rank for c in CARDS]
 SUIT = [c.suit_mask for c in CARDS]
@@ -85,27 +84,12 @@ def _subsets(cards: tuple[int, ...]) -> list[tuple[int, ...]]:
     return found
 
 
-@dataclass(frozen=True, slots=True)
-class Solution:
-    winnable: bool
-    line: list[Json] | None  # the moves of a winning line, when there is one
-    nodes: int  # positions expanded
-    seconds: float
-    complete: bool = True  # False when the node budget ran out before an answer
-
-
-class _OutOfBudget(Exception):
-    pass
-
-
 class Solver:
-    """Solves one deal. `deck` is the full deal, top first, as the engine dealt it."""
+    """One deal as a search problem (domain/algorithms/search.py). `deck` is the full deal,
+    top first, as the engine dealt it."""
 
-    def __init__(self, deck: list[DecktetCard], node_budget: int | None = 1_000_000) -> None:
+    def __init__(self, deck: list[DecktetCard]) -> None:
         self.deck = [c.index for c in deck]
-        self.node_budget = node_budget
-        self.memo: dict[Position, bool] = {}
-        self.nodes = 0
         # Masks of the cards not yet dealt, by how many are dealt.
         n = len(self.deck)
         self.rest = [0] * (n + 1)
@@ -158,19 +142,21 @@ class Solver:
                     excuse = IN_RESOURCES
         return capital, palace, resources, dealt, excuse
 
-    def successors(self, pos: Position) -> list[tuple[Move, Position | None]]:
-        """Every move but resign and where it leads (None: lost utterly), in search order."""
-        return [(self._move(spec), nxt) for spec, nxt in self._expand(pos)]
+    @staticmethod
+    def key(pos: Position) -> Position:
+        return pos  # five integers: already the most compact key
 
     @staticmethod
-    def _move(spec: Spec) -> Move:
+    def move_json(spec: Spec) -> Json:
+        """A move as the engine writes it (built only for the winning line)."""
         kind, card, paid = spec
         if kind == "excuse":
-            return Move("excuse", None if card < 0 else CODE[card])
-        return Move("control", CODE[card], tuple(CODE[r] for r in paid))
+            return Move("excuse", None if card < 0 else CODE[card]).to_json()
+        return Move("control", CODE[card], tuple(CODE[r] for r in paid)).to_json()
 
-    def _expand(self, pos: Position) -> list[tuple[Spec, Position | None]]:
-        """Moves as plain tuples (a Move is built only for the winning line)."""
+    def successors(self, pos: Position) -> list[tuple[Spec, Position | None]]:
+        """Every move but resign, as a plain tuple, and where it leads (None: lost utterly),
+        in search order."""
         capital, palace, resources, dealt, excuse = pos
         out: list[tuple[Spec, Position | None]] = []
         if excuse:
@@ -236,65 +222,22 @@ class Solver:
             have += HAVE_LANES[card]
         return (have + LANE_BIAS - need) & LANE_BIAS != LANE_BIAS
 
-    # ---- search --------------------------------------------------------------------------------
-
-    def solve(self, state: State) -> Solution:
-        started = time.perf_counter()
-        dealt = len(self.deck) - len(state.stock)
-        line: list[Move] = []
-        try:
-            won = state.status == "won" or (
-                state.status == "playing" and self._search(self.position(state, dealt), line)
-            )
-            complete = True
-        except _OutOfBudget:
-            won, complete = False, False
-        return Solution(
-            won,
-            [m.to_json() for m in line] if won else None,
-            self.nodes,
-            time.perf_counter() - started,
-            complete,
-        )
-
-    def _search(self, pos: Position, line: list[Move]) -> bool:
-        if self.won(pos):
-            return True
-        known = self.memo.get(pos)
-        if known is not None:
-            return known
-        self.nodes += 1
-        if self.node_budget is not None and self.nodes > self.node_budget:
-            raise _OutOfBudget
-        result = False
-        if not self.hopeless(pos):
-            for spec, nxt in self._expand(pos):
-                if nxt is not None and self._search(nxt, line):
-                    line.insert(0, self._move(spec))
-                    result = True
-                    break
-        self.memo[pos] = result
-        return result
-
 
 def solve_deal(
     ruleset: Adaman,
     seed: str,
-    options: dict[str, object] | None = None,
+    options: Mapping[str, object] | None = None,
     node_budget: int | None = 1_000_000,
 ) -> Solution:
     """Solve the deal of `seed`. The winning line lists only real choices (forced moves are
     the engine's), so it replays as is with `Ruleset.replay` or `court replay`."""
     full = ruleset.validate_options(options)
     deck = ruleset.deal_cards(seed, full)
-    state = ruleset.set_up(deck, AdamanOptions(**full))  # type: ignore[arg-type]
-    solution = Solver(deck, node_budget).solve(state)
-    if solution.line is None:
-        return solution
-    choices: list[Json] = []
-    for move in solution.line:
-        real = [m for m in ruleset.legal_moves(state, 0) if m["type"] != "resign"]
-        if len(real) > 1:
-            choices.append(move)
-        state = ruleset.apply_one(state, move)
-    return Solution(solution.winnable, choices, solution.nodes, solution.seconds, solution.complete)
+    state = ruleset.start(seed, full)
+    if state.status == "won":
+        return Solution(True, [], 0, 0.0)
+    if state.status != "playing":
+        return Solution(False, None, 0, 0.0)
+    solver = Solver(deck)
+    root = solver.position(state, len(deck) - len(state.stock))
+    return solve(solver, root, node_budget, ruleset, state, solver.move_json)

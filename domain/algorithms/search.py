@@ -1,0 +1,153 @@
+"""Exact search for solitaires that know their deck: depth-first, memoised, on a node budget.
+
+A game's solver supplies a `SearchProblem`: its own compact model of positions (usually far
+faster than the engine's states), the successors of a position, when it is won, and a sound
+test that it is hopeless. This module owns what every such solver shares: the search with its
+transposition memo and budget, giving up honestly (`complete=False`) rather than running for
+ever, and turning the model's winning line into the real choices a player would send, checked
+move by move against the game's own rules.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable, Hashable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+from domain.errors import Json
+from domain.ruleset import Ruleset
+
+P = TypeVar("P")
+A = TypeVar("A")
+A_co = TypeVar("A_co", covariant=True)
+
+
+class SearchProblem(Protocol[P, A_co]):
+    """One deal, modelled for search. Positions must be hashable through `key`."""
+
+    def won(self, position: P) -> bool: ...
+
+    def hopeless(self, position: P) -> bool:
+        """True only when no line from here can win (a sound bound; False if unsure)."""
+        ...
+
+    def successors(self, position: P) -> Iterable[tuple[A_co, P | None]]:
+        """Each move and where it leads, best first; None where the move loses at once."""
+        ...
+
+    def key(self, position: P) -> Hashable:
+        """What identifies a position for the memo: equal keys, equal futures."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """A solver's verdict on one deal; `line` lists the real choices of a win, if found."""
+
+    winnable: bool
+    line: list[Json] | None
+    nodes: int  # positions expanded
+    seconds: float
+    complete: bool = True  # False when the budget ran out before an answer
+
+    def to_json(self) -> Json:
+        return {
+            "winnable": self.winnable if self.complete else None,
+            "complete": self.complete,
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 3),
+            "line": self.line,
+        }
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+@dataclass
+class _Search(Generic[P, A]):
+    problem: SearchProblem[P, A]
+    budget: int | None
+    nodes: int = 0
+
+    def __post_init__(self) -> None:
+        self.memo: dict[Hashable, bool] = {}
+
+    def run(self, position: P, line: list[A]) -> bool:
+        problem = self.problem
+        if problem.won(position):
+            return True
+        key = problem.key(position)
+        known = self.memo.get(key)
+        if known is not None:
+            return known
+        self.nodes += 1
+        if self.budget is not None and self.nodes > self.budget:
+            raise _OutOfBudget
+        result = False
+        if not problem.hopeless(position):
+            for move, following in problem.successors(position):
+                if following is not None and self.run(following, line):
+                    line.append(move)  # built leaf first, reversed once at the end
+                    result = True
+                    break
+        self.memo[key] = result
+        return result
+
+
+def depth_first(
+    problem: SearchProblem[P, A], root: P, budget: int | None
+) -> tuple[bool, list[A], int, bool]:
+    """(winnable, winning line, nodes expanded, complete) from `root`."""
+    search = _Search(problem, budget)
+    line: list[A] = []
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20_000))  # one frame per move of the deepest line
+    try:
+        won = search.run(root, line)
+        complete = True
+    except _OutOfBudget:
+        won, complete = False, False
+    finally:
+        sys.setrecursionlimit(limit)
+    line.reverse()
+    return won, line if won else [], search.nodes, complete
+
+
+def solve(
+    problem: SearchProblem[P, A],
+    root: P,
+    budget: int | None,
+    ruleset: Ruleset[Any, Any],
+    start: Any,
+    to_json: Callable[[A], Json],
+) -> Solution:
+    """Search from `root` (the model of `start`) and return the line as real choices."""
+    started = time.perf_counter()
+    won, line, nodes, complete = depth_first(problem, root, budget)
+    choices = real_choices(ruleset, start, [to_json(m) for m in line]) if won else None
+    return Solution(won, choices, nodes, time.perf_counter() - started, complete)
+
+
+def real_choices(ruleset: Ruleset[Any, Any], state: Any, line: Sequence[Json]) -> list[Json]:
+    """The moves of `line` a player makes, without those the engine forces (which it plays).
+
+    The model lists every move, forced ones included; each real choice is played through
+    the ruleset, and the forced moves it reports in its effects are skipped in the line. A
+    line the rules refuse raises IllegalMove: a solver's model that drifts from the rules
+    cannot go unnoticed.
+    """
+    choices: list[Json] = []
+    i = 0
+    while i < len(line):
+        seat = ruleset.to_move(state)[0]
+        transition = ruleset.apply(state, seat, line[i])
+        choices.append(line[i])
+        forced = [e["move"] for e in transition.effects if e["type"] == "forced"]
+        if forced != list(line[i + 1 : i + 1 + len(forced)]):
+            raise AssertionError(f"the engine forced {forced}, the solver's line goes on otherwise")
+        state = transition.state
+        i += 1 + len(forced)
+    return choices

@@ -1,0 +1,106 @@
+"""Every error the domain raises, in one catalogue.
+
+Each is a plain exception carrying what a caller needs to explain it (the legal moves, the
+current version, the failing index). How each becomes an HTTP problem is one table in
+handlers/problems.py, read by both the API and its OpenAPI document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+Json = dict[str, Any]
+
+
+# ---- rules -------------------------------------------------------------------------------------
+
+
+class IllegalMove(ValueError):
+    """A move the seat may not make now: `reason` says why, `legal_moves` what it may do."""
+
+    def __init__(self, reason: str, legal_moves: list[Json] | None = None) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.legal_moves = [] if legal_moves is None else legal_moves
+
+
+class GameOver(ValueError):
+    """The game has ended: no seat may move any more (the rules and the service alike)."""
+
+    def __init__(self, message: str = "the game is over") -> None:
+        super().__init__(message)
+
+
+class ReplayError(ValueError):
+    """A logged move that could not be replayed: which one (`index`, from 0) and why."""
+
+    def __init__(self, index: int, move: object, reason: str, legal_moves: list[Json]) -> None:
+        super().__init__(f"move {index}: {reason}")
+        self.index, self.move, self.reason, self.legal_moves = index, move, reason, legal_moves
+
+
+class InvalidOptions(ValueError):
+    """Options that a ruleset refuses; `errors` maps each bad option name to why."""
+
+    def __init__(self, errors: Mapping[str, str]) -> None:
+        self.errors = dict(errors)
+        super().__init__("; ".join(f"{k}: {v}" for k, v in sorted(self.errors.items())))
+
+
+class InvalidSeed(ValueError):
+    """The seed is not 1-128 characters from [A-Za-z0-9._:-]."""
+
+
+class UnknownRuleset(KeyError):
+    """No ruleset has this id."""
+
+    def __init__(self, ruleset_id: str, known: Iterable[str]) -> None:
+        super().__init__(ruleset_id)
+        self.ruleset_id = ruleset_id
+        self.known = sorted(known)
+
+    def __str__(self) -> str:
+        return f"unknown ruleset {self.ruleset_id!r} (known: {', '.join(self.known)})"
+
+
+# ---- the service -------------------------------------------------------------------------------
+
+
+class GameNotFound(LookupError):
+    """No game has this id."""
+
+
+class Unauthenticated(PermissionError):
+    """No token was sent where one is needed."""
+
+
+class Forbidden(PermissionError):
+    """The token sent is not a token of a seat of this game."""
+
+
+class StaleVersion(Exception):
+    """The client's version is behind the log: it must reload before moving."""
+
+    def __init__(self, current_version: int) -> None:
+        super().__init__(f"the game is at version {current_version}")
+        self.current_version = current_version
+
+
+class IdempotencyMismatch(ValueError):
+    """An Idempotency-Key reused with a different request."""
+
+
+# ---- storage -----------------------------------------------------------------------------------
+
+
+class VersionConflict(Exception):
+    """Another move was appended first: the expected version is stale."""
+
+
+class StoreUnavailable(Exception):
+    """The store is throttling or failing; the request may be retried after `retry_after` s."""
+
+    def __init__(self, message: str, retry_after: int = 1) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

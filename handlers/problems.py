@@ -1,0 +1,189 @@
+"""The one table from errors to HTTP problems (RFC 9457), read by the API and by openapi.py.
+
+Every kind of problem the API answers with is declared once here: its status, slug, title and
+an example for the documentation. `problem_for` maps any exception to its problem; the
+OpenAPI generator documents each response from the same rows, so the two cannot drift.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Response
+from marshmallow import ValidationError
+from werkzeug.exceptions import HTTPException
+
+from domain.errors import (
+    Forbidden,
+    GameNotFound,
+    GameOver,
+    IdempotencyMismatch,
+    IllegalMove,
+    InvalidOptions,
+    InvalidSeed,
+    StaleVersion,
+    StoreUnavailable,
+    Unauthenticated,
+    UnknownRuleset,
+)
+
+PROBLEM_TYPE = "urn:royal-court:problem:"
+log = logging.getLogger("royal_court")
+
+
+@dataclass(frozen=True)
+class ProblemKind:
+    """One kind of problem: what it says, and an example of it for the documentation."""
+
+    status: int
+    slug: str
+    title: str
+    description: str
+    example: dict[str, Any] = field(default_factory=dict)
+
+    def body(self, detail: str | None = None, **extra: Any) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": PROBLEM_TYPE + self.slug, "title": self.title}
+        out["status"] = self.status
+        if detail:
+            out["detail"] = detail
+        out.update(extra)
+        return out
+
+
+def _kinds(*kinds: ProblemKind) -> dict[str, ProblemKind]:
+    return {k.slug: k for k in kinds}
+
+
+KINDS: dict[str, ProblemKind] = _kinds(
+    ProblemKind(400, "malformed-json", "Malformed JSON", "The body is not JSON (or is empty).",
+                {"detail": "Expecting value: line 1 column 1 (char 0)"}),
+    ProblemKind(400, "malformed-request", "Bad Request", "The request is malformed."),
+    ProblemKind(400, "bad-idempotency-key", "Bad Idempotency-Key",
+                "The Idempotency-Key header is not 1 to 255 printable characters.",
+                {"detail": "an Idempotency-Key is 1 to 255 printable characters"}),
+    ProblemKind(401, "token-required", "Token required",
+                "No token was sent, or the Authorization header is not `Bearer <token>`.",
+                {"detail": "a move needs the seat's token"}),
+    ProblemKind(403, "wrong-token", "Not a token of this game",
+                "The token is not a token of a seat of this game."),
+    ProblemKind(404, "game-not-found", "No such game", "No game has this id.",
+                {"detail": "no game 'nope'"}),
+    ProblemKind(404, "not-found", "Not Found", "No such route."),
+    ProblemKind(405, "method-not-allowed", "Method Not Allowed",
+                "The route does not take this method."),
+    ProblemKind(409, "stale-version", "Stale version",
+                "The version is stale: another move came first. Reload and retry.",
+                {"detail": "the game is at version 3; reload and retry", "current_version": 3}),
+    ProblemKind(409, "game-finished", "The game is over", "No move is accepted once it is over.",
+                {"detail": "the game is over"}),
+    ProblemKind(413, "body-too-large", "Request body too large", "The body is too large."),
+    ProblemKind(422, "invalid-body", "The request body is not valid",
+                "Unknown or mistyped fields: `errors` names each.",
+                {"detail": "see `errors` for each field",
+                 "errors": {"version": ["Not a valid integer."]}}),
+    ProblemKind(422, "invalid-options", "Invalid options", "Options the ruleset refuses.",
+                {"detail": "setup_royals: must be at most 12",
+                 "errors": {"setup_royals": "must be at most 12"}}),
+    ProblemKind(422, "invalid-seed", "Invalid seed", "A seed that is not 1-128 of [A-Za-z0-9._:-].",
+                {"detail": "a seed is 1 to 128 characters from A-Z a-z 0-9 . _ : -"}),
+    ProblemKind(422, "unknown-ruleset", "Unknown ruleset", "No ruleset has this id.",
+                {"detail": "unknown ruleset 'chess' (known: adaman, royal-assassin)"}),
+    ProblemKind(422, "illegal-move", "Illegal move",
+                "The move is not legal now, or not a move of this game at all: `reason` says "
+                "why and `legal_moves` lists what the seat may play.",
+                {"detail": "there is no current card to put on the reserve",
+                 "reason": "there is no current card to put on the reserve",
+                 "legal_moves": [{"type": "draw"}, {"type": "resign"}]}),
+    ProblemKind(422, "idempotency-key-reused", "Idempotency-Key reused",
+                "The Idempotency-Key was already used for a different request.",
+                {"detail": "this Idempotency-Key was already used for a different move"}),
+    ProblemKind(400, "http-error", "HTTP error", "Any other HTTP-level refusal (its own status)."),
+    ProblemKind(500, "internal-error", "Internal error", "A bug: it has been logged.",
+                {"detail": "the error has been logged"}),
+    ProblemKind(503, "store-unavailable", "Temporarily unavailable",
+                "The store is throttling or failing: retry after `Retry-After` seconds.",
+                {"detail": "the game store is busy; retry shortly"}),
+)  # fmt: skip
+
+HTTP_SLUGS = {400: "malformed-request", 404: "not-found", 405: "method-not-allowed",
+              413: "body-too-large"}  # fmt: skip
+
+
+class Problem(Exception):
+    """An error response: a kind of problem, its detail, extension members and headers."""
+
+    def __init__(
+        self,
+        slug: str,
+        detail: str | None = None,
+        headers: dict[str, str] | None = None,
+        status: int | None = None,
+        **extra: Any,
+    ) -> None:
+        self.kind = KINDS[slug]
+        super().__init__(detail or self.kind.title)
+        self.detail, self.headers, self.extra = detail, headers or {}, extra
+        self.status = status or self.kind.status
+
+    def response(self) -> Response:
+        body = self.kind.body(self.detail, **self.extra) | {"status": self.status}
+        resp = Response(json.dumps(body), status=self.status, mimetype="application/problem+json")
+        for name, value in self.headers.items():
+            resp.headers[name] = value
+        return resp
+
+
+def problem_for(error: Exception) -> Problem:
+    """The problem an exception is answered with; a bug is logged and answered 500."""
+    if isinstance(error, Problem):
+        return error
+    if isinstance(error, ValidationError):
+        messages = error.messages if isinstance(error.messages, dict) else {"_": error.messages}
+        return Problem("invalid-body", "see `errors` for each field", errors=messages)
+    if isinstance(error, InvalidOptions):
+        return Problem("invalid-options", str(error), errors=error.errors)
+    if isinstance(error, InvalidSeed):
+        return Problem("invalid-seed", str(error))
+    if isinstance(error, UnknownRuleset):
+        return Problem("unknown-ruleset", str(error))
+    if isinstance(error, IllegalMove):
+        return Problem(
+            "illegal-move", error.reason, reason=error.reason, legal_moves=error.legal_moves
+        )
+    if isinstance(error, IdempotencyMismatch):
+        return Problem("idempotency-key-reused", str(error))
+    if isinstance(error, GameNotFound):
+        return Problem("game-not-found", str(error))
+    if isinstance(error, Unauthenticated):
+        return Problem(
+            "token-required", str(error), {"WWW-Authenticate": 'Bearer realm="royal-court"'}
+        )
+    if isinstance(error, Forbidden):
+        return Problem("wrong-token", str(error))
+    if isinstance(error, StaleVersion):
+        return Problem(
+            "stale-version",
+            f"the game is at version {error.current_version}; reload and retry",
+            current_version=error.current_version,
+        )
+    if isinstance(error, GameOver):
+        return Problem("game-finished", str(error))
+    if isinstance(error, StoreUnavailable):
+        # The cause (error code and message) is for the operator's log; the client is told
+        # only to come back, which is all it can act on.
+        log.warning("store unavailable: %s", error)
+        return Problem(
+            "store-unavailable",
+            "the game store is busy; retry shortly",
+            {"Retry-After": str(error.retry_after)},
+        )
+    if isinstance(error, HTTPException):
+        code = error.code or 500
+        headers = {k: v for k, v in error.get_headers() if k == "Allow"} if code == 405 else {}
+        slug = HTTP_SLUGS.get(code, "http-error")
+        return Problem(slug, error.description, headers, status=code)
+    log.exception("unhandled error")
+    return Problem("internal-error", "the error has been logged")
