@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 TOOLS  := tools/node_modules/.installed
 APT    := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
-.PHONY: run test lint typecheck unit bench tools lambda openapi clean
+.PHONY: run test lint typecheck unit integration e2e all-tests bench tools lambda openapi golden clean
 
 # The Python environment: created and installed on first use, refreshed when pyproject changes.
 $(STAMP): pyproject.toml
@@ -31,7 +31,8 @@ PORT ?= 8000
 run: $(STAMP)
 	$(BIN)/court serve --host $(HOST) --port $(PORT)
 
-test: lint typecheck unit
+# Everything: lint, types, then every tier of tests (DynamoDB Local and the e2e server included).
+test: lint typecheck all-tests
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
@@ -40,8 +41,21 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# The pure tiers: rules, service on the in-memory store, conformance, goldens, doctests.
+# Seconds, and no Java, npm or network.
+unit: $(STAMP)
+	$(BIN)/pytest tests/unit tests/conformance domain
+
+# Stores (SQLite, moto, DynamoDB Local), the Flask API, the CLI, Lambda, packaging.
+integration: $(STAMP) $(TOOLS)
+	$(BIN)/pytest tests/integration
+
+# A real `court serve` over loopback.
+e2e: $(STAMP) $(TOOLS)
+	$(BIN)/pytest tests/e2e
+
 # pytest starts DynamoDB Local itself (a free loopback port) and stops it when done.
-unit: $(STAMP) $(TOOLS)
+all-tests: $(STAMP) $(TOOLS)
 	$(BIN)/pytest
 
 bench: $(STAMP)
@@ -53,6 +67,10 @@ lambda: $(STAMP)
 
 openapi: $(STAMP)
 	$(BIN)/python -m handlers.openapi > openapi.yaml
+
+# Rewrite the golden playthroughs after an intended rules change; review and commit the diff.
+golden: $(STAMP)
+	$(BIN)/python -m tests.conformance.golden
 
 clean:
 	rm -rf $(VENV) tools/node_modules build .serverless .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -34,6 +34,9 @@ def stream(seed: str, label: str) -> Iterator[int]:
 
     Block k is SHA-256(seed 0x00 label 0x00 k as 8-byte big-endian); each block gives four
     draws, its 8-byte big-endian chunks in order.
+
+    >>> next(stream("royal", "deal"))
+    10724036181559373590
     """
     prefix = seed.encode("utf-8") + b"\x00" + label.encode("utf-8") + b"\x00"
     counter = 0
@@ -67,7 +70,12 @@ class DealRandom:
         return self._buffer.pop()
 
     def uniform(self, n: int) -> int:
-        """An integer in [0, n), by rejection so that every value is exactly equally likely."""
+        """An integer in [0, n), by rejection so that every value is exactly equally likely.
+
+        >>> rng = DealRandom("royal", "deal")
+        >>> [rng.uniform(6) for _ in range(5)]
+        [4, 3, 5, 5, 5]
+        """
         if n < 1:
             raise ValueError("uniform(n) needs n >= 1")
         limit = (_TWO_64 // n) * n
@@ -95,10 +103,18 @@ class DealRandom:
 
 
 def shuffled(seed: str, label: str, items: Sequence[T]) -> list[T]:
-    """The items shuffled by stream(seed, label); index 0 is the top card."""
+    """The items shuffled by stream(seed, label); index 0 is the top card.
+
+    >>> shuffled("royal", "deal", "ABCDE")
+    ['E', 'D', 'C', 'B', 'A']
+    """
     return DealRandom(seed, label).shuffle(items)
 
 
 def seed_commitment(seed: str) -> str:
-    """Hex SHA-256 of the UTF-8 seed: published before play, checked once the seed is revealed."""
+    """Hex SHA-256 of the UTF-8 seed: published before play, checked once the seed is revealed.
+
+    >>> seed_commitment("royal")
+    'aa43038afb6314a3b24c02613eb13eb4821b24187af19c86431563f46f11ce6f'
+    """
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()

@@ -14,11 +14,27 @@ from typing import Any
 
 
 def canonical_json(value: Any) -> str:
-    """Sorted keys, `,` and `:` with no spaces, UTF-8 characters kept as they are."""
+    """Sorted keys, `,` and `:` with no spaces, UTF-8 characters kept as they are.
+
+    >>> canonical_json({"b": 1, "a": "é"})
+    '{"a":"é","b":1}'
+    """
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
 def move_hash(previous: str, seq: int, seat: int, move: Any) -> str:
+    """The chained hash of one move: the record format's worked example (seed `royal`).
+
+    >>> from domain.deal import seed_commitment
+    >>> first = move_hash(seed_commitment("royal"), 1, 0, {"type": "attack", "column": "hearts"})
+    >>> first
+    'f432386221aaa486b529c46bb5423362f4c1a02fad4c38dfe8f3b0a62d61cd62'
+
+    Any change to the move, its seat or its place in the log changes the hash:
+
+    >>> first == move_hash(seed_commitment("royal"), 1, 0, {"type": "attack", "column": "clubs"})
+    False
+    """
     body = canonical_json({"seq": seq, "seat": seat, "move": move})
     return hashlib.sha256((previous + body).encode("utf-8")).hexdigest()
 

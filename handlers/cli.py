@@ -320,8 +320,16 @@ def cmd_solve(args: argparse.Namespace) -> int:
     options = _options(args.option)
     budget = args.budget or None
     if args.seed is not None:
+        started = time.perf_counter()
         solution = solve_deal(args.seed, options, budget)
-        print(json.dumps({"ruleset": ruleset.id, "seed": args.seed} | solution.to_json()))
+        seconds = round(time.perf_counter() - started, 3)
+        print(
+            json.dumps(
+                {"ruleset": ruleset.id, "seed": args.seed}
+                | solution.to_json()
+                | {"seconds": seconds}
+            )
+        )
         return 0
     if not args.games or args.games < 1:
         raise UsageError("solve needs --seed S or --games N")
@@ -331,8 +339,9 @@ def cmd_solve(args: argparse.Namespace) -> int:
     interrupted = False
     try:
         for i in range(args.games):
+            started = time.perf_counter()
             solution = solve_deal(f"{args.seed_prefix}-{i}", options, budget)
-            times.append(solution.seconds)
+            times.append(time.perf_counter() - started)
             won += solution.complete and solution.winnable
             lost += solution.complete and not solution.winnable
             bar.update(i + 1)

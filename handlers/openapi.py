@@ -75,7 +75,7 @@ GAME_ID = {
 }
 ETAG_HEADER = {"ETag": {"schema": {"type": "string"}, "description": 'The version, e.g. "3".'}}
 
-EXAMPLE_GAME = GAMES["royal-assassin"] if "royal-assassin" in GAMES else next(iter(GAMES.values()))
+EXAMPLE_GAME = next(iter(GAMES.values()))  # the first game registered illustrates the spec
 
 
 def _game_example(entry: GameEntry) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from domain.errors import (
     Unauthenticated,
     UnknownRuleset,
 )
+from domain.registry import GAMES
 
 PROBLEM_TYPE = "urn:royal-court:problem:"
 log = logging.getLogger("royal_court")
@@ -90,7 +91,7 @@ KINDS: dict[str, ProblemKind] = _kinds(
     ProblemKind(422, "invalid-seed", "Invalid seed", "A seed that is not 1-128 of [A-Za-z0-9._:-].",
                 {"detail": "a seed is 1 to 128 characters from A-Z a-z 0-9 . _ : -"}),
     ProblemKind(422, "unknown-ruleset", "Unknown ruleset", "No ruleset has this id.",
-                {"detail": "unknown ruleset 'chess' (known: adaman, royal-assassin)"}),
+                {"detail": str(UnknownRuleset("chess", GAMES))}),
     ProblemKind(422, "illegal-move", "Illegal move",
                 "The move is not legal now, or not a move of this game at all: `reason` says "
                 "why and `legal_moves` lists what the seat may play.",

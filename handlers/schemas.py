@@ -14,8 +14,10 @@ from marshmallow import RAISE, Schema, ValidationError, fields, validate
 from domain.capabilities import AnyRuleset
 from domain.deal import SEED_PATTERN
 from domain.options import OptionSpec
+from domain.registry import GAMES
 
 SEED_REGEX = f"^{SEED_PATTERN.pattern}$"  # the domain's rule, documented in the spec
+EXAMPLE_RULESET = next(iter(GAMES))  # the first game registered illustrates the documentation
 
 
 class StrictInteger(fields.Integer):
@@ -37,7 +39,7 @@ class StrictSchema(Schema):
 
 
 class CreateGameRequest(StrictSchema):
-    ruleset = fields.String(required=True, metadata={"example": "royal-assassin"})
+    ruleset = fields.String(required=True, metadata={"example": EXAMPLE_RULESET})
     options = fields.Dict(
         keys=fields.String(),
         load_default=dict,
@@ -82,7 +84,7 @@ class Outcome(Schema):
 
 class Game(Schema):
     id = fields.String(required=True, metadata={"example": "3q2t0Jx8u1kZbH9sWcR4Ag"})
-    ruleset = fields.String(required=True, metadata={"example": "royal-assassin"})
+    ruleset = fields.String(required=True, metadata={"example": EXAMPLE_RULESET})
     options = fields.Dict(required=True)
     version = fields.Integer(required=True, metadata={"description": "Moves played so far."})
     status = fields.String(required=True, metadata={"example": "playing"})

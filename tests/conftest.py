@@ -10,7 +10,7 @@ import pytest  # noqa: E402
 
 from tests.stores import FAKE_CREDENTIALS, dynamo_client, dynamodb_local, fresh_table_name  # noqa: E402
 
-STORE_KINDS = ["sqlite", "moto", "dynamodb-local"]
+STORE_KINDS = ["memory", "sqlite", "moto", "dynamodb-local"]
 
 
 @pytest.fixture(scope="session")
@@ -30,9 +30,14 @@ def aws_credentials(monkeypatch):
 
 @pytest.fixture(params=STORE_KINDS)
 def store(request, tmp_path, aws_credentials):
-    """Each store kind, fresh: the contract suite and the API suite run on all of them."""
+    """Each store kind, fresh: the contract suite and the API suite run on all of them (the
+    in-memory fake too, so that service tests on it can be trusted)."""
     kind = request.param
-    if kind == "sqlite":
+    if kind == "memory":
+        from tests.fakes import InMemoryStore
+
+        yield InMemoryStore()
+    elif kind == "sqlite":
         from infra.sqlite_store import SqliteStore
 
         yield SqliteStore(str(tmp_path / "court.db"))

@@ -11,7 +11,6 @@ move by move against the game's own rules.
 from __future__ import annotations
 
 import sys
-import time
 from collections.abc import Callable, Hashable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
@@ -48,8 +47,7 @@ class Solution:
 
     winnable: bool
     line: list[Json] | None
-    nodes: int  # positions expanded
-    seconds: float
+    nodes: int  # positions expanded: the machine-independent measure of effort
     complete: bool = True  # False when the budget ran out before an answer
 
     def to_json(self) -> Json:
@@ -57,7 +55,6 @@ class Solution:
             "winnable": self.winnable if self.complete else None,
             "complete": self.complete,
             "nodes": self.nodes,
-            "seconds": round(self.seconds, 3),
             "line": self.line,
         }
 
@@ -125,10 +122,9 @@ def solve(
     to_json: Callable[[A], Json],
 ) -> Solution:
     """Search from `root` (the model of `start`) and return the line as real choices."""
-    started = time.perf_counter()
     won, line, nodes, complete = depth_first(problem, root, budget)
     choices = real_choices(ruleset, start, [to_json(m) for m in line]) if won else None
-    return Solution(won, choices, nodes, time.perf_counter() - started, complete)
+    return Solution(won, choices, nodes, complete)
 
 
 def real_choices(ruleset: Ruleset[Any, Any], state: Any, line: Sequence[Json]) -> list[Json]:

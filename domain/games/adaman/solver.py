@@ -235,9 +235,9 @@ def solve_deal(
     deck = ruleset.deal_cards(seed, full)
     state = ruleset.start(seed, full)
     if state.status == "won":
-        return Solution(True, [], 0, 0.0)
+        return Solution(True, [], 0)
     if state.status != "playing":
-        return Solution(False, None, 0, 0.0)
+        return Solution(False, None, 0)
     solver = Solver(deck)
     root = solver.position(state, len(deck) - len(state.stock))
     return solve(solver, root, node_budget, ruleset, state, solver.move_json)

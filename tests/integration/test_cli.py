@@ -6,7 +6,7 @@ import json
 import pytest
 
 from handlers.cli import main
-from tests.test_deal import ROYAL_52
+from tests.unit.test_deal import ROYAL_52
 
 
 def run(capsys, *argv, stdin=None, monkeypatch=None):

@@ -1,13 +1,12 @@
 """The committed openapi.yaml is valid OpenAPI 3.1 and exactly what the schemas generate."""
 
-from pathlib import Path
-
 import yaml
 from openapi_spec_validator import validate
 
 from handlers.openapi import render
+from tests.stores import ROOT
 
-SPEC_PATH = Path(__file__).resolve().parent.parent / "openapi.yaml"
+SPEC_PATH = ROOT / "openapi.yaml"
 
 
 def test_committed_spec_is_fresh():

@@ -9,8 +9,8 @@ import time
 
 import pytest
 
+from tests.e2e.test_e2e import call, server
 from tests.stores import FAKE_CREDENTIALS, ROOT, _free_port, fresh_table_name, listening
-from tests.test_e2e import call, server
 
 
 def test_150_idle_sockets_do_not_lock_anyone_out(tmp_path):

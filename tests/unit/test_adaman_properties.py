@@ -2,7 +2,6 @@
 the expert bot against peeking."""
 
 import json
-from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -10,9 +9,8 @@ from hypothesis import strategies as st
 from domain.algorithms.search import depth_first
 from domain.deal import SEED_PATTERN, DealRandom
 from domain.games.adaman.decktet import BY_CODE, CARDS
-from domain.games.adaman.rules import Adaman, Options, deck_for
+from domain.games.adaman.rules import Adaman, Options
 from domain.games.adaman.solver import Solver, solve_deal
-from tests.helpers import strings_in
 
 AD = Adaman()
 seeds = st.from_regex(SEED_PATTERN, fullmatch=True)
@@ -26,41 +24,20 @@ options = st.fixed_dictionaries(
 picks = st.lists(st.integers(0, 10_000), max_size=60)
 
 
-@settings(max_examples=150)
+@settings(max_examples=100)
 @given(seeds, options, picks)
-def test_invariants_hold_at_every_step(seed, opts, choices):
-    expected = Counter(c.code for c in deck_for(Options(**opts)))
+def test_the_palace_never_holds_more_than_six(seed, opts, choices):
+    """Adaman's own invariant; those every game shares are in tests/conformance."""
     state = AD.start(seed, opts)
     for step in range(200):
-        assert Counter(c.code for c in state.all_cards()) == expected
-        view = AD.view(state, 0)
-        assert not set(strings_in(view)) & {c.code for c in state.stock}
-        assert view["stock_count"] == len(state.stock)
         assert len(state.palace) <= 6
-        legal = AD.legal_moves(state, 0)
-        for move in legal:
-            AD.apply(state, 0, move)  # every listed move applies
+        assert (len(state.palace) == 6) == (state.status == "lost_utterly")
         if AD.is_over(state):
-            break
-        real = [m for m in legal if m["type"] != "resign"]
-        state = AD.apply(
-            state, 0, real[choices[step] % len(real)] if step < len(choices) else real[0]
-        ).state
-    else:
-        raise AssertionError("an Adaman game did not end")
-    assert AD.outcome(state)["result"] in ("won", "lost", "lost_utterly")
-
-
-@settings(max_examples=60)
-@given(seeds, options, picks)
-def test_replay_is_deterministic(seed, opts, choices):
-    state, log = AD.start(seed, opts), []
-    while not AD.is_over(state) and len(log) < 60:
+            return
         real = [m for m in AD.legal_moves(state, 0) if m["type"] != "resign"]
-        move = real[choices[len(log)] % len(real)] if len(log) < len(choices) else real[0]
-        log.append((0, move))
-        state = AD.apply(state, 0, move).state
-    assert AD.view(AD.replay(seed, opts, log), 0) == AD.view(state, 0)
+        pick = choices[step] if step < len(choices) else 0
+        state = AD.apply(state, 0, real[pick % len(real)]).state
+    raise AssertionError("an Adaman game did not end")
 
 
 def engine_key(state):

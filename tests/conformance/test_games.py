@@ -1,0 +1,169 @@
+"""The conformance suite: what every registered game must satisfy, run over all of them.
+
+In the spirit of OpenSpiel's api_test: a game added to domain/registry.py is tested here with
+no new test code. Each property plays random games from random seeds and options through the
+public Ruleset API only.
+"""
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain.deal import SEED_PATTERN, DealRandom
+from domain.registry import GAMES
+from tests.helpers import strings_in
+
+GAME_IDS = sorted(GAMES)
+MAX_STEPS = 5000  # far above any real game: one that outlasts it is a bug
+SEEDS = st.from_regex(SEED_PATTERN, fullmatch=True)
+PICKS = st.lists(st.integers(0, 10_000), max_size=400)
+
+
+def option_values(spec):
+    if spec.kind == "boolean":
+        values = st.booleans()
+    elif spec.kind == "integer":
+        values = st.integers(spec.minimum or 0, spec.maximum if spec.maximum is not None else 50)
+    else:
+        values = st.just(spec.default)
+    return st.none() | values if spec.nullable else values
+
+
+def options_for(game):
+    return st.fixed_dictionaries(
+        {spec.name: option_values(spec) for spec in game.ruleset.option_specs}
+    )
+
+
+def seats_of(ruleset):
+    return [*range(ruleset.max_seats), None]
+
+
+def random_game(ruleset, seed, options, picks, on_position=None):
+    """Play legal moves chosen by `picks` to the end; returns (final state, seated log)."""
+    state = ruleset.start(seed, options)
+    log = []
+    for step in range(MAX_STEPS):
+        if on_position is not None:
+            on_position(state)
+        if ruleset.is_over(state):
+            return state, log
+        seat = ruleset.to_move(state)[0]
+        legal = ruleset.legal_moves(state, seat)
+        real = [m for m in legal if m["type"] != "resign"]
+        assert real, "a game still playing always offers a move besides resign"
+        pick = picks[step] if step < len(picks) else step
+        move = real[pick % len(real)]
+        log.append((seat, move))
+        state = ruleset.apply(state, seat, move).state
+    raise AssertionError(f"the game did not end within {MAX_STEPS} moves")
+
+
+def draw_deal(data, game_id):
+    """A game's ruleset with a random seed, random options and random move picks."""
+    game = GAMES[game_id]
+    seed = data.draw(SEEDS, label="seed")
+    options = data.draw(options_for(game), label="options")
+    return game.ruleset, seed, options, data.draw(PICKS, label="picks")
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@settings(max_examples=60)
+@given(data=st.data())
+def test_conservation_hidden_cards_legal_moves_and_termination(game_id, data):
+    ruleset, seed, options, picks = draw_deal(data, game_id)
+    start = ruleset.start(seed, options)
+    expected = Counter(ruleset.inventory(start))
+
+    def check(state):
+        # Conservation: every card (or die) accounted for, exactly once as dealt.
+        assert Counter(ruleset.inventory(state)) == expected
+        # Secrecy: no seat and no spectator is shown a card hidden from it.
+        for seat in seats_of(ruleset):
+            shown = set(strings_in(ruleset.view(state, seat)))
+            assert not shown & ruleset.hidden(state, seat), (
+                seat,
+                shown & ruleset.hidden(state, seat),
+            )
+        # Every listed move applies, and leaves the position it was applied to untouched.
+        for seat in ruleset.to_move(state):
+            before = ruleset.view(state, seat)
+            for move in ruleset.legal_moves(state, seat):
+                ruleset.apply(state, seat, move)
+            assert ruleset.view(state, seat) == before
+
+    final, _ = random_game(ruleset, seed, options, picks, check)
+    outcome = ruleset.outcome(final)
+    assert outcome is not None and {"result", "score"} <= set(outcome)
+    assert ruleset.status(final) == outcome["result"] != "playing"
+    assert ruleset.legal_moves(final, 0) == [] and ruleset.to_move(final) == ()
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@settings(max_examples=40)
+@given(data=st.data())
+def test_replay_is_deterministic(game_id, data):
+    ruleset, seed, options, picks = draw_deal(data, game_id)
+    final, log = random_game(ruleset, seed, options, picks)
+    again = ruleset.replay(seed, options, log)
+    for seat in seats_of(ruleset):
+        assert ruleset.view(again, seat) == ruleset.view(final, seat)
+    assert ruleset.outcome(again) == ruleset.outcome(final)
+    assert ruleset.deck(seed, options) == ruleset.deck(seed, options)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("policy", ["random", "greedy", "best"])
+def test_bots_only_ever_choose_legal_moves(game_id, policy):
+    game = GAMES[game_id]
+    if policy not in game.policies:
+        pytest.skip(f"{game_id} has no {policy} bot")
+    ruleset = game.ruleset
+    for i in range(4 if policy == "best" else 10):
+        seed = f"conformance-{policy}-{i}"
+        choose = game.policies[policy](DealRandom(seed, "bot"))
+        state = ruleset.start(seed)
+        for _ in range(MAX_STEPS):
+            if ruleset.is_over(state):
+                break
+            seat = ruleset.to_move(state)[0]
+            legal = ruleset.legal_moves(state, seat)
+            move = choose(ruleset, state, seat, legal)
+            assert move in legal
+            state = ruleset.apply(state, seat, move).state
+        else:
+            raise AssertionError("a bot game did not end")
+
+
+@pytest.mark.parametrize("game_id", [g for g in GAME_IDS if GAMES[g].solver is not None])
+def test_solver_lines_replay_to_the_claimed_result(game_id):
+    game = GAMES[game_id]
+    verdicts = Counter()
+    for i in range(12):
+        seed = f"conformance-solve-{i}"
+        solution = game.solver(seed, None, 20_000)
+        verdicts[(solution.complete, solution.winnable)] += 1
+        if solution.complete and solution.winnable:
+            final = game.ruleset.replay(seed, None, [(None, m) for m in solution.line])
+            assert game.ruleset.outcome(final)["result"] == "won"
+        else:
+            assert solution.line is None
+    assert verdicts[(True, True)] > 0, verdicts  # the check above was exercised
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_the_registry_entry_is_complete(game_id):
+    game = GAMES[game_id]
+    ruleset = game.ruleset
+    assert game.id == ruleset.id == game_id
+    assert {"random", "greedy"} <= set(game.policies)
+    example = game.view_example()
+    assert example["legal_moves"] and isinstance(game.renderer(example), str)
+    schema = game.move_schema()
+    assert [branch["properties"]["type"]["const"] for branch in schema["oneOf"]] == [
+        shape.type for shape in ruleset.move_shapes
+    ]
+    listed = {m["type"] for m in example["legal_moves"]}
+    assert listed <= {shape.type for shape in ruleset.move_shapes}
