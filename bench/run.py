@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 
 from domain.bots import play_out
+from domain.playthrough import replay
 from domain.record import move_hash
 from domain.registry import get_game, get_ruleset
 from domain.ruleset import Json
@@ -67,7 +68,7 @@ def bench_rules() -> list[tuple[str, str, str]]:
         logs.append((seed, log))
     per_game: list[float] = []
     for seed, log in logs:
-        per_game.append(min(_timings(lambda s=seed, g=log: ruleset.replay(s, None, g), 5)))
+        per_game.append(min(_timings(lambda s=seed, g=log: replay(ruleset, s, None, g), 5)))
     moves = statistics.mean(len(log) for _, log in logs)
     rows.append(
         (
@@ -193,14 +194,14 @@ def bench_service() -> list[tuple[str, str, str]]:
                 posts.append(time.perf_counter() - started)
                 assert r.status_code == 201, r.json
             prefix = [(0, m) for m in log[:n]]
-            replay = min(_timings(lambda p=prefix: ruleset.replay(seed, options, p), 20))
+            replay_s = min(_timings(lambda p=prefix: replay(ruleset, seed, options, p), 20))
             for label, samples in (("GET game", gets), ("POST move", posts)):
                 median = statistics.median(samples)
                 rows.append(
                     (
                         f"{label}, {n} moves, SQLite, in process",
                         f"median {median * 1e3:.2f} ms, p99 {_pct(samples, 0.99) * 1e3:.2f} ms, "
-                        f"replay {replay / median:.0%}",
+                        f"replay {replay_s / median:.0%}",
                         "",
                     )
                 )

@@ -42,7 +42,7 @@ class GameEntry:
 
     def move_schema(self) -> Json:
         """JSON Schema of this game's moves, from the ruleset's declared shapes."""
-        return moves_json_schema(self.ruleset.move_shapes)
+        return moves_json_schema(self.ruleset.moves_offered)
 
     def view_example(self) -> Json:
         """Seat 0's view of the example deal: documentation made by the game itself."""

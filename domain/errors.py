@@ -91,6 +91,15 @@ class IdempotencyMismatch(ValueError):
     """An Idempotency-Key reused with a different request."""
 
 
+class InvalidRequest(ValueError):
+    """A request the service refuses as it stands (a bad cursor, a step out of range, a
+    shared deal whose source is not over yet); `field` names what to change."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
 # ---- storage -----------------------------------------------------------------------------------
 
 

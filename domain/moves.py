@@ -158,6 +158,13 @@ def check_move(shapes: tuple[MoveShape, ...], move: object) -> str | None:
     return None
 
 
+UNDO_MOVE: Json = {"type": "undo"}
+UNDO_SHAPE = MoveShape(
+    "undo",
+    description="Casual solitaires (option undo): take back your last move still in force.",
+)
+
+
 def moves_json_schema(shapes: tuple[MoveShape, ...]) -> Json:
     """The JSON Schema of every move of a ruleset: one `oneOf` branch per shape."""
     return {"oneOf": [shape.json_schema() for shape in shapes]}

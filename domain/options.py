@@ -99,3 +99,13 @@ def parse_option_text(text: str) -> OptionValue:
         return int(text)
     except ValueError:
         return text
+
+
+UNDO_OPTION = OptionSpec(
+    "undo",
+    "boolean",
+    False,
+    'Casual play: {"type": "undo"} takes back your last move (the log keeps it, as an '
+    "event); never in daily challenges.",
+)
+"""Offered by every solitaire; played by domain/playthrough.py, not by the rules."""

@@ -12,6 +12,9 @@ import json
 from collections.abc import Iterable
 from typing import Any
 
+RECORD_FORMAT = "royal-court-record/1"
+"""The `format` of a game record: docs/record-format.md."""
+
 
 def canonical_json(value: Any) -> str:
     """Sorted keys, `,` and `:` with no spaces, UTF-8 characters kept as they are.

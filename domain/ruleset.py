@@ -12,13 +12,13 @@ is a single move, the engine plays it, so move logs hold nothing but real choice
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeVar
 
 from domain.deal import check_seed
-from domain.errors import GameOver, IllegalMove, Json, ReplayError
-from domain.moves import MoveShape, check_move
-from domain.options import OptionSpec, OptionValue, validate_options
+from domain.errors import GameOver, IllegalMove, Json
+from domain.moves import UNDO_SHAPE, MoveShape, check_move
+from domain.options import UNDO_OPTION, OptionSpec, OptionValue, validate_options
 
 Effect = dict[str, Any]
 
@@ -69,16 +69,26 @@ class Ruleset(ABC, Generic[S, M]):
             "id": self.id,
             "title": self.title,
             "seats": {"min": self.min_seats, "max": self.max_seats},
-            "options": [spec.to_json() for spec in self.option_specs],
+            "options": [spec.to_json() for spec in self.options_offered],
         }
+
+    @property
+    def options_offered(self) -> tuple[OptionSpec, ...]:
+        """The game's own options, and `undo` for a solitaire (played by Playthrough)."""
+        return (*self.option_specs, UNDO_OPTION) if self.max_seats == 1 else self.option_specs
+
+    @property
+    def moves_offered(self) -> tuple[MoveShape, ...]:
+        """The game's own moves, and `undo` for a solitaire: what a client may send."""
+        return (*self.move_shapes, UNDO_SHAPE) if self.max_seats == 1 else self.move_shapes
 
     def validate_options(self, options: Mapping[str, object] | None) -> dict[str, OptionValue]:
         """All options with defaults filled in; InvalidOptions names every bad one."""
-        return validate_options(self.option_specs, options)
+        return validate_options(self.options_offered, options)
 
     def start(self, seed: str, options: Mapping[str, object] | None = None) -> S:
         """The position from which the first real choice is made (forced moves already played)."""
-        return self.settle(self._initial(check_seed(seed), self.validate_options(options))).state
+        return self.settle(self._initial(check_seed(seed), self._own(options))).state
 
     def settle(self, state: S) -> Transition[S]:
         """Play every forced move from `state` (left untouched): how a fresh deal begins."""
@@ -89,7 +99,12 @@ class Ruleset(ABC, Generic[S, M]):
 
     def deck(self, seed: str, options: Mapping[str, object] | None = None) -> list[str]:
         """The shuffled deck for this seed, top first: what `court deal` prints."""
-        return self._deck(check_seed(seed), self.validate_options(options))
+        return self._deck(check_seed(seed), self._own(options))
+
+    def _own(self, options: Mapping[str, object] | None) -> dict[str, OptionValue]:
+        """Validated options, less those played around the rules (undo): what the rules see."""
+        full = self.validate_options(options)
+        return {spec.name: full[spec.name] for spec in self.option_specs}
 
     def to_move(self, state: S) -> tuple[int, ...]:
         """The seats that may move now (none once the game is over)."""
@@ -114,30 +129,6 @@ class Ruleset(ABC, Generic[S, M]):
         self._play(new_state, seat, typed, effects)
         self._play_forced(new_state, effects)
         return Transition(new_state, effects)
-
-    def replay(
-        self,
-        seed: str,
-        options: Mapping[str, object] | None,
-        moves: Iterable[tuple[int | None, object]],
-    ) -> S:
-        """Rebuild a game from its seed and its log of (seat, move) pairs.
-
-        A seat of None means the seat whose turn it is (a solitaire's log need not name it).
-        ReplayError names the first move that does not apply, by its index from 0.
-        """
-        state = self.start(seed, options)
-        for index, (seat, move) in enumerate(moves):
-            if seat is None:
-                seats = self.to_move(state)
-                seat = seats[0] if seats else 0
-            try:
-                state = self.apply(state, seat, move).state
-            except IllegalMove as e:
-                raise ReplayError(index, move, e.reason, e.legal_moves) from None
-            except GameOver as e:
-                raise ReplayError(index, move, str(e), []) from None
-        return state
 
     def apply_alone(self, state: S, seat: int, move: object) -> S:
         """`move` alone, leaving the forced moves after it unplayed: for search code that

@@ -21,17 +21,20 @@ from domain.errors import (
     GameNotFound,
     GameOver,
     IdempotencyMismatch,
+    InvalidRequest,
     StaleVersion,
     Unauthenticated,
     VersionConflict,
 )
-from domain.record import move_hash
+from domain.playthrough import Playthrough, replay
+from domain.record import RECORD_FORMAT, move_hash
 from domain.registry import RULESETS, get_ruleset
 from domain.store import Finish, GameRecord, GameStore, MoveEvent, StoredGame
 
 Json = dict[str, Any]
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What a game id can look like (the service issues 32 URL-safe characters)."""
+MAX_PAGE = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,6 +49,12 @@ class Snapshot:
 
 def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def logged(event: MoveEvent) -> Json:
+    """A move as published in logs and records (the Idempotency-Key stays private)."""
+    return {"seq": event.seq, "seat": event.seat, "move": event.move, "at": event.at,
+            "hash": event.hash}  # fmt: skip
 
 
 class GameService:
@@ -65,31 +74,114 @@ class GameService:
     def read_game(self, game_id: str, token: str | None) -> Snapshot:
         stored = self._load(game_id)
         seat = self._seat(stored.record, token) if token is not None else None
-        ruleset = get_ruleset(stored.record.ruleset)
-        state = self._replay(ruleset, stored, stored.version)
-        return Snapshot(
-            self._game_json(ruleset, stored.record, stored.version, state),
-            ruleset.view(state, seat),
-        )
+        game = self._replay(stored, stored.version)
+        return Snapshot(self._game_json(stored.record, stored.version, game), game.view(seat))
 
     def moves(self, game_id: str) -> list[Json]:
+        return [logged(m) for m in self._load(game_id).moves]
+
+    def record(self, game_id: str, token: str | None) -> Json:
+        """The game's record (docs/record-format.md), as much of it as the requester may see.
+
+        While the game is played the seed is left out unless the client chose it; once it
+        is over the record is complete, and anyone can verify it end to end.
+        """
         stored = self._load(game_id)
-        return [
-            {"seq": m.seq, "seat": m.seat, "move": m.move, "at": m.at, "hash": m.hash}
-            for m in stored.moves
+        if token is not None:
+            self._seat(stored.record, token)  # a wrong token is refused, as everywhere
+        game = self._replay(stored, stored.version)
+        r = stored.record
+        out: Json = {
+            "format": RECORD_FORMAT,
+            "id": r.id,
+            "ruleset": r.ruleset,
+            "options": r.options,
+            "seed_commitment": r.seed_commitment,
+        }
+        if r.seed_known or game.ruleset.is_over(game.state):
+            out["seed"] = r.seed
+        out["created_at"] = r.created_at
+        if r.from_game is not None:
+            out["from_game"] = r.from_game
+        out["moves"] = [logged(m) for m in stored.moves]
+        out["status"] = game.ruleset.status(game.state)
+        out["outcome"] = game.ruleset.outcome(game.state)
+        return out
+
+    def replay_step(self, game_id: str, token: str | None, at: int) -> Json:
+        """The view after `at` events (0: the deal), with the event that led there.
+
+        A finished game's steps are public, shown to the spectator with the whole deal (its
+        seed is public by then). While a game is played only a seat may step through it, in
+        its own view and up to the present: nothing it has not already seen.
+        """
+        stored = self._load(game_id)
+        seat = self._seat(stored.record, token) if token is not None else None
+        final = self._replay(stored, stored.version)
+        over = final.ruleset.is_over(final.state)
+        if not over and seat is None:
+            raise Unauthenticated("stepping through a game in play needs a seat's token")
+        if not 0 <= at <= stored.version:
+            raise InvalidRequest("at", f"at must be from 0 to {stored.version}")
+        game = self._replay(stored, max(at - 1, 0))
+        effects: list[Json] = []
+        event = None
+        if at > 0:
+            event = stored.moves[at - 1]
+            effects = game.play(event.seat, event.move)
+        viewer = None if over else seat
+        out: Json = {
+            "at": at,
+            "version": stored.version,
+            "move": logged(event) if event is not None else None,
+            "effects": effects,
+            "view": game.view(viewer),
+        }
+        if over:
+            out["deck"] = game.ruleset.deck(stored.record.seed, stored.record.options)
+        return out
+
+    def list_finished(self, ruleset_id: str | None, limit: int, cursor: str | None) -> Json:
+        if ruleset_id is not None:
+            get_ruleset(ruleset_id)  # UnknownRuleset names the known ones
+        if not 1 <= limit <= MAX_PAGE:
+            raise InvalidRequest("limit", f"limit must be from 1 to {MAX_PAGE}")
+        page = self.store.list_finished(ruleset_id, limit, cursor)
+        games = [
+            {
+                "id": r.id,
+                "ruleset": r.ruleset,
+                "status": r.status,
+                "outcome": r.outcome,
+                "moves": r.version,
+                "created_at": r.created_at,
+                "finished_at": r.finished_at,
+                "seed_commitment": r.seed_commitment,
+                "seed": r.seed,  # public: the game is over
+                "record": f"/v1/games/{r.id}/record",
+            }
+            for r in page.records
         ]
+        return {"games": games, "cursor": page.cursor}
 
     # ---- commands --------------------------------------------------------------------------
 
     def create_game(
-        self, ruleset_id: str, options: Mapping[str, Any] | None, seed: str | None
+        self,
+        ruleset_id: str,
+        options: Mapping[str, Any] | None,
+        seed: str | None,
+        from_game: str | None = None,
     ) -> Snapshot:
-        """Deal a new game; seed_known is true when the client chose the seed (a shared deal)."""
+        """Deal a new game; seed_known is true when the seed is public from the start: chosen
+        by the client, or taken from a finished game (`from_game`, a shared deal)."""
         ruleset = get_ruleset(ruleset_id)
+        if from_game is not None:
+            options, seed = self._shared_deal(ruleset, from_game, options, seed)
         full_options = ruleset.validate_options(options)
         seed_known = seed is not None
         game_seed = check_seed(seed) if seed is not None else self.new_secret()
-        state = ruleset.start(game_seed, full_options)
+        game = Playthrough(ruleset, game_seed, full_options)
         token = self.new_secret()
         record = GameRecord(
             id=self.new_secret(),
@@ -100,13 +192,39 @@ class GameService:
             seed_known=seed_known,
             created_at=self.clock(),
             token_hashes={"0": token_digest(token)},
-            status=ruleset.status(state),
-            outcome=ruleset.outcome(state),
+            status=ruleset.status(game.state),
+            outcome=ruleset.outcome(game.state),
+            from_game=from_game,
         )
         self.store.create(record)
-        return Snapshot(
-            self._game_json(ruleset, record, 0, state), ruleset.view(state, 0), None, token
-        )
+        return Snapshot(self._game_json(record, 0, game), game.view(0), None, token)
+
+    def _shared_deal(
+        self,
+        ruleset: AnyRuleset,
+        source_id: str,
+        options: Mapping[str, Any] | None,
+        seed: str | None,
+    ) -> tuple[Mapping[str, Any], str]:
+        """The options and seed of a finished game, to deal it again."""
+        if seed is not None or options:
+            raise InvalidRequest(
+                "from_game", "a shared deal takes its seed and options from its game"
+            )
+        try:
+            source = self._load(source_id)
+        except GameNotFound:
+            raise InvalidRequest("from_game", f"no game {source_id[:80]!r}") from None
+        if source.record.ruleset != ruleset.id:
+            raise InvalidRequest(
+                "from_game", f"that game is {source.record.ruleset}, not {ruleset.id}"
+            )
+        game = self._replay(source, source.version)
+        if not ruleset.is_over(game.state):
+            raise InvalidRequest(
+                "from_game", "that game is still being played: its deal is secret until it ends"
+            )
+        return source.record.options, source.record.seed
 
     def play(
         self,
@@ -121,28 +239,28 @@ class GameService:
             raise Unauthenticated("a move needs the seat's token: Authorization: Bearer <token>")
         stored = self._load(game_id)
         seat = self._seat(stored.record, token)
-        ruleset = get_ruleset(stored.record.ruleset)
         if idempotency_key is not None:
-            earlier = self._answered(ruleset, stored, idempotency_key, seat, version, move)
+            earlier = self._answered(stored, idempotency_key, seat, version, move)
             if earlier is not None:
                 return earlier
-        state = self._replay(ruleset, stored, stored.version)
-        if ruleset.is_over(state):
+        game = self._replay(stored, stored.version)
+        if game.ruleset.is_over(game.state):
             raise GameOver()
         if version != stored.version:
             raise StaleVersion(stored.version)
-        transition = ruleset.apply(state, seat, move)  # IllegalMove: nothing is appended
+        effects = game.play(seat, move)  # IllegalMove: nothing is appended
         seq = version + 1
         previous = stored.moves[-1].hash if stored.moves else stored.record.seed_commitment
+        at = self.clock()
         event = MoveEvent(
-            seq, seat, move, self.clock(), move_hash(previous, seq, seat, move), idempotency_key
+            seq, seat, move, at, move_hash(previous, seq, seat, move), idempotency_key
         )
-        new_state = transition.state
         finish = None
-        if ruleset.is_over(new_state):
-            outcome = ruleset.outcome(new_state)
+        ruleset = game.ruleset
+        if ruleset.is_over(game.state):
+            outcome = ruleset.outcome(game.state)
             assert outcome is not None
-            finish = Finish(ruleset.status(new_state), outcome)
+            finish = Finish(ruleset.status(game.state), outcome, at, ruleset.id)
         try:
             self.store.append(game_id, version, event, finish)
         except VersionConflict:
@@ -150,15 +268,11 @@ class GameService:
             # its first try), answer from the winner's event: a retry always agrees.
             latest = self._load(game_id)
             if idempotency_key is not None:
-                earlier = self._answered(ruleset, latest, idempotency_key, seat, version, move)
+                earlier = self._answered(latest, idempotency_key, seat, version, move)
                 if earlier is not None:
                     return earlier
             raise StaleVersion(latest.version) from None
-        return Snapshot(
-            self._game_json(ruleset, stored.record, seq, new_state),
-            ruleset.view(new_state, seat),
-            transition.effects,
-        )
+        return Snapshot(self._game_json(stored.record, seq, game), game.view(seat), effects)
 
     # ---- helpers ---------------------------------------------------------------------------
 
@@ -179,18 +293,13 @@ class GameService:
         raise Forbidden("this token is not a token of a seat of this game")
 
     @staticmethod
-    def _replay(ruleset: AnyRuleset, stored: StoredGame, upto: int) -> Any:
-        moves = [(m.seat, m.move) for m in stored.moves[:upto]]
-        return ruleset.replay(stored.record.seed, stored.record.options, moves)
+    def _replay(stored: StoredGame, upto: int) -> Playthrough:
+        r = stored.record
+        events = [(m.seat, m.move) for m in stored.moves[:upto]]
+        return replay(get_ruleset(r.ruleset), r.seed, r.options, events)
 
     def _answered(
-        self,
-        ruleset: AnyRuleset,
-        stored: StoredGame,
-        idempotency_key: str,
-        seat: int,
-        version: int,
-        move: Json,
+        self, stored: StoredGame, idempotency_key: str, seat: int, version: int, move: Json
     ) -> Snapshot | None:
         """The answer already given to this Idempotency-Key, or None if it is new."""
         for event in stored.moves:
@@ -199,34 +308,39 @@ class GameService:
                     raise IdempotencyMismatch(
                         "this Idempotency-Key was already used for a different move"
                     )
-                return self._as_of(ruleset, stored, event.seq)
+                return self._as_of(stored, event.seq)
         return None
 
-    def _as_of(self, ruleset: AnyRuleset, stored: StoredGame, seq: int) -> Snapshot:
+    def _as_of(self, stored: StoredGame, seq: int) -> Snapshot:
         """Exactly the response the move `seq` got when it was accepted: replay is exact."""
-        before = self._replay(ruleset, stored, seq - 1)
+        game = self._replay(stored, seq - 1)
         event = stored.moves[seq - 1]
-        transition = ruleset.apply(before, event.seat, event.move)
-        return Snapshot(
-            self._game_json(ruleset, stored.record, seq, transition.state),
-            ruleset.view(transition.state, event.seat),
-            transition.effects,
-        )
+        effects = game.play(event.seat, event.move)
+        return Snapshot(self._game_json(stored.record, seq, game), game.view(event.seat), effects)
 
     @staticmethod
-    def _game_json(ruleset: AnyRuleset, record: GameRecord, version: int, state: Any) -> Json:
-        over = ruleset.is_over(state)
-        game: Json = {
+    def _game_json(record: GameRecord, version: int, game: Playthrough) -> Json:
+        ruleset = game.ruleset
+        over = ruleset.is_over(game.state)
+        out: Json = {
             "id": record.id,
             "ruleset": record.ruleset,
             "options": record.options,
             "version": version,
-            "status": ruleset.status(state),
+            "status": ruleset.status(game.state),
             "seed_commitment": record.seed_commitment,
             "seed_known": record.seed_known,
             "created_at": record.created_at,
-            "outcome": ruleset.outcome(state),
+            "outcome": ruleset.outcome(game.state),
         }
+        if record.from_game is not None:
+            out["from_game"] = record.from_game
         if record.seed_known or over:
-            game["seed"] = record.seed  # revealed: anyone can now check it and re-deal
-        return game
+            out["seed"] = record.seed  # revealed: anyone can now check it and re-deal
+        if over:
+            out["share"] = {
+                "record": f"/v1/games/{record.id}/record",
+                "seed": record.seed,
+                "same_deal": {"ruleset": record.ruleset, "from_game": record.id},
+            }
+        return out

@@ -6,8 +6,12 @@ Only player moves are stored: every position is derived again by replaying them.
 
 from __future__ import annotations
 
+import base64
+import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
+
+from domain.errors import InvalidRequest
 
 Json = dict[str, Any]
 
@@ -27,6 +31,8 @@ class GameRecord:
     status: str = "playing"
     version: int = 0
     outcome: Json | None = None
+    from_game: str | None = None  # the game whose deal this one replays (a shared deal)
+    finished_at: str | None = None  # when the finishing move was accepted
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +62,16 @@ class Finish:
 
     status: str
     outcome: Json
+    at: str  # the finishing move's time: the finished games' listing is ordered by it
+    ruleset: str  # repeated here so that a store can file the game by ruleset as it finishes
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    """One page of a listing, newest first; `cursor` fetches the next (None: the last page)."""
+
+    records: tuple[GameRecord, ...]
+    cursor: str | None
 
 
 class GameStore(Protocol):
@@ -72,3 +88,31 @@ class GameStore(Protocol):
         self, game_id: str, expected_version: int, event: MoveEvent, finish: Finish | None
     ) -> None:
         """Append move `expected_version + 1` atomically, or raise VersionConflict."""
+
+    def list_finished(self, ruleset: str | None, limit: int, cursor: str | None) -> Page:
+        """Finished games (of one ruleset, or all), newest finish first, `limit` at most.
+
+        `cursor` is a previous page's, opaque to callers; a malformed one is InvalidCursor.
+        """
+
+
+def encode_cursor(position: dict[str, Any]) -> str:
+    """An opaque page cursor: URL-safe base64 of compact JSON (each store picks the fields)."""
+    text = json.dumps(position, separators=(",", ":"), sort_keys=True)
+    return base64.urlsafe_b64encode(text.encode("utf-8")).decode("ascii").rstrip("=")
+
+
+def decode_cursor(cursor: str, fields: tuple[str, ...]) -> dict[str, str]:
+    """The position in a cursor made by `encode_cursor`, or InvalidRequest: never trusted."""
+    try:
+        padded = cursor + "=" * (-len(cursor) % 4)
+        position = json.loads(base64.urlsafe_b64decode(padded.encode("ascii")))
+    except (ValueError, UnicodeError):
+        raise InvalidRequest("cursor", "not a cursor this server gave") from None
+    if (
+        not isinstance(position, dict)
+        or set(position) != set(fields)
+        or not all(isinstance(v, str) and len(v) <= 200 for v in position.values())
+    ):
+        raise InvalidRequest("cursor", "not a cursor this server gave")
+    return position

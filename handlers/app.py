@@ -18,21 +18,25 @@ from flask_cors import CORS
 
 from domain.errors import Unauthenticated
 from domain.service import GameService
+from domain.verify import verify
 from handlers.problems import Problem, problem_for
-from handlers.schemas import CreateGameRequest, MoveRequest
+from handlers.schemas import CreateGameRequest, ListGamesQuery, MoveRequest, ReplayQuery
 
 MAX_BODY_BYTES = 16 * 1024
+MAX_RECORD_BYTES = 1024 * 1024  # a record to verify: thousands of moves
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi.yaml"
 access_log = logging.getLogger("royal_court.access")
 
 _create_schema = CreateGameRequest()
 _move_schema = MoveRequest()
+_list_schema = ListGamesQuery()
+_replay_schema = ReplayQuery()
 
 
-def _json_body() -> Any:
+def _json_body(limit: int = MAX_BODY_BYTES) -> Any:
     data = request.get_data(cache=True)  # raises 413 past MAX_CONTENT_LENGTH
-    if len(data) > MAX_BODY_BYTES:
-        raise Problem("body-too-large", f"bodies are limited to {MAX_BODY_BYTES} bytes")
+    if len(data) > limit:
+        raise Problem("body-too-large", f"bodies here are limited to {limit} bytes")
     if not data.strip():
         raise Problem("malformed-json", "a JSON body is required")
     try:
@@ -83,12 +87,12 @@ def create_app(
     docs_enabled: bool = True,
 ) -> Flask:
     app = Flask(__name__)
-    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY_BYTES
+    app.config["MAX_CONTENT_LENGTH"] = MAX_RECORD_BYTES  # each route sets its own, lower
     CORS(
         app,
         origins=cors_origins,
         allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
-        expose_headers=["ETag", "Location", "Retry-After"],
+        expose_headers=["ETag", "Location", "Retry-After", "Content-Disposition"],
         max_age=600,
     )
 
@@ -129,7 +133,9 @@ def create_app(
     @app.post("/v1/games")
     def create_game() -> Response:
         body = _create_schema.load(_json_body())
-        snap = service.create_game(body["ruleset"], body["options"], body.get("seed"))
+        snap = service.create_game(
+            body["ruleset"], body["options"], body.get("seed"), body.get("from_game")
+        )
         game_id = g.created_game_id = snap.game["id"]
         return _json(
             {"game": snap.game, "token": snap.token, "view": snap.view},
@@ -160,6 +166,31 @@ def create_app(
     @app.get("/v1/games/<game_id>/moves")
     def moves(game_id: str) -> Response:
         return _json({"moves": service.moves(game_id)})
+
+    @app.get("/v1/games")
+    def list_games() -> Response:
+        query = _list_schema.load(request.args.to_dict())
+        return _json(
+            service.list_finished(query.get("ruleset"), query["limit"], query.get("cursor"))
+        )
+
+    @app.get("/v1/games/<game_id>/record")
+    def record(game_id: str) -> Response:
+        body = service.record(game_id, _bearer_token())
+        disposition = f'attachment; filename="royal-court-{body["id"]}.json"'
+        headers = {"Content-Disposition": disposition, "Vary": "Authorization"}
+        return _json(body, 200, headers)
+
+    @app.get("/v1/games/<game_id>/replay")
+    def replay_step(game_id: str) -> Response:
+        query = _replay_schema.load(request.args.to_dict())
+        step = service.replay_step(game_id, _bearer_token(), query["at"])
+        return _json(step, 200, {"Vary": "Authorization"})
+
+    @app.post("/v1/records/verify")
+    def verify_record() -> Response:
+        # Any JSON at all: a hostile record is a verdict (valid: false), never an error.
+        return _json(verify(_json_body(MAX_RECORD_BYTES)).to_json())
 
     @app.get("/openapi.yaml")
     def openapi() -> Response:

@@ -11,10 +11,22 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import IO, Any
 
 from domain.capabilities import AnyRuleset
-from domain.errors import InvalidOptions, InvalidSeed, Json, ReplayError, UnknownRuleset
+from domain.errors import (
+    GameNotFound,
+    GameOver,
+    IllegalMove,
+    InvalidOptions,
+    InvalidSeed,
+    Json,
+    ReplayError,
+    UnknownRuleset,
+)
 from domain.options import parse_option_text
+from domain.playthrough import Playthrough, replay
 from domain.registry import GAMES, get_game, get_ruleset
 from domain.simulate import simulate, wilson_interval
+from domain.verify import verify
+from handlers.record_io import Unreadable, fetch, parse, read_record
 from handlers.terminal import describe_effect, describe_move
 
 EXIT_ILLEGAL = 1
@@ -62,8 +74,8 @@ def _seated(item: object) -> tuple[int | None, object]:
     return None, item
 
 
-def replay_moves(ruleset: AnyRuleset, seed: Any, options: Any, moves: object) -> Any:
-    """The state after `moves`; ReplayError names the first move that is not legal.
+def replay_moves(ruleset: AnyRuleset, seed: Any, options: Any, moves: object) -> Playthrough:
+    """The game after `moves`; ReplayError names the first move that is not legal.
 
     `moves` is a JSON array, or the API's `{"moves": [...]}` log saved as it came.
     """
@@ -71,7 +83,7 @@ def replay_moves(ruleset: AnyRuleset, seed: Any, options: Any, moves: object) ->
         moves = moves["moves"]
     if not isinstance(moves, list):
         raise UsageError('moves must be a JSON array (or {"moves": [...]} as GET .../moves gives)')
-    return ruleset.replay(seed, options, [_seated(item) for item in moves])
+    return replay(ruleset, seed, options, [_seated(item) for item in moves])
 
 
 def cmd_deal(args: argparse.Namespace) -> int:
@@ -80,7 +92,86 @@ def cmd_deal(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_verify(args: argparse.Namespace) -> int:
+    try:
+        record = read_record(args.source)
+    except Unreadable as e:
+        print(f"court: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    verdict = verify(record)
+    print(json.dumps(verdict.to_json()) if args.json else verdict.summary())
+    return 0 if verdict.valid else EXIT_ILLEGAL
+
+
+def cmd_record(args: argparse.Namespace) -> int:
+    """Print a game's record: from a running server (`--url`) or straight from a store."""
+    if args.url:
+        url = f"{args.url.rstrip('/')}/v1/games/{args.game_id}/record"
+        try:
+            record = parse(fetch(url, args.token), url)
+        except Unreadable as e:
+            raise UsageError(str(e)) from None
+    else:
+        from handlers.config import Settings, build_service
+
+        env = Settings.from_env()
+        settings = Settings(store=args.store or env.store, db=args.db or env.db,
+                            table=args.table or env.table, endpoint_url=args.endpoint_url
+                            or env.endpoint_url, region=env.region)  # fmt: skip
+        try:
+            record = build_service(settings).record(args.game_id, args.token)
+        except GameNotFound as e:
+            raise UsageError(str(e)) from None
+    print(json.dumps(record, indent=1, ensure_ascii=False))
+    return 0
+
+
+def cmd_replay_record(args: argparse.Namespace) -> int:
+    """The views of a record, step by step (JSON Lines), or the one at `--at`."""
+    try:
+        record = read_record(args.record)
+    except Unreadable as e:
+        raise UsageError(str(e)) from None
+    if not isinstance(record, dict) or not isinstance(record.get("moves"), list):
+        raise UsageError("not a record: see docs/record-format.md")
+    if record.get("seed") is None:
+        raise UsageError("the record has no seed yet: only its game's seats can replay it")
+    ruleset = get_ruleset(record.get("ruleset"))
+    events = [_seated(entry) for entry in record["moves"]]
+    if args.at is not None and not 0 <= args.at <= len(events):
+        raise UsageError(f"--at must be from 0 to {len(events)}")
+    game = Playthrough(ruleset, record["seed"], record.get("options"))
+    seat = None if args.spectator else args.seat
+    for k in range(len(events) + 1):
+        effects: list[Json] = []
+        if k > 0:
+            try:
+                effects = game.play(*_event(events[k - 1], game))
+            except (IllegalMove, GameOver) as e:
+                print(f"step {k}: {e}", file=sys.stderr)
+                return EXIT_ILLEGAL
+        if args.at is None or args.at == k:
+            move = record["moves"][k - 1] if k else None
+            step = {"at": k, "move": move, "effects": effects, "view": game.view(seat)}
+            sys.stdout.write(json.dumps(step) + "\n")
+    return 0
+
+
+def _event(event: tuple[int | None, object], game: Playthrough) -> tuple[int, object]:
+    seat, move = event
+    if seat is None:
+        seats = game.ruleset.to_move(game.state)
+        seat = seats[0] if seats else 0
+    return seat, move
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
+    if args.record is not None:
+        if args.ruleset or args.seed or args.moves or args.batch:
+            raise UsageError("--record takes everything from the record: no ruleset, seed or moves")
+        return cmd_replay_record(args)
+    if args.at is not None:
+        raise UsageError("--at goes with --record")
     if args.batch is not None:
         if args.ruleset or args.seed or args.moves:
             raise UsageError("--batch takes everything from its input: no ruleset, seed or moves")
@@ -97,7 +188,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except RecursionError:
         raise UsageError("moves are nested too deeply") from None
     try:
-        state = replay_moves(ruleset, args.seed, _options(args.option), moves)
+        game = replay_moves(ruleset, args.seed, _options(args.option), moves)
     except ReplayError as f:
         print(
             f"move {f.index} {json.dumps(f.move)} is illegal: {f.reason}; legal moves: "
@@ -105,7 +196,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return EXIT_ILLEGAL
-    print(json.dumps(ruleset.view(state, args.seat)))
+    print(json.dumps(game.view(args.seat)))
     return 0
 
 
@@ -137,8 +228,8 @@ def _replay_one(line: str) -> Json:
         if unknown:
             raise UsageError(f"unknown fields: {', '.join(sorted(unknown))}")
         ruleset = get_ruleset(game.get("ruleset"))
-        state = replay_moves(ruleset, game.get("seed"), game.get("options"), game.get("moves"))
-        return {"ok": True, "view": ruleset.view(state, game.get("seat", 0))}
+        played = replay_moves(ruleset, game.get("seed"), game.get("options"), game.get("moves"))
+        return {"ok": True, "view": played.view(game.get("seat", 0))}
     except ReplayError as f:
         return {"ok": False, "index": f.index, "error": f.reason, "legal_moves": f.legal_moves}
     except (json.JSONDecodeError, UsageError, UnknownRuleset, InvalidOptions, InvalidSeed) as e:
@@ -213,17 +304,16 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    game = get_game(args.ruleset)
-    ruleset, render = game.ruleset, game.renderer
+    entry = get_game(args.ruleset)
+    ruleset, render = entry.ruleset, entry.renderer
     seed = args.seed or secrets.token_hex(8)
-    options = _options(args.option)
-    state = ruleset.start(seed, options)
+    game = Playthrough(ruleset, seed, _options(args.option))
     out = sys.stdout
     resume = f"Seed {seed}: `court play {ruleset.id} --seed {seed}` deals this game again."
     try:
-        while not ruleset.is_over(state):
-            seat = ruleset.to_move(state)[0]
-            view = ruleset.view(state, seat)
+        while not ruleset.is_over(game.state):
+            seat = ruleset.to_move(game.state)[0]
+            view = game.view(seat)
             out.write(render(view) + "\n")
             legal = view["legal_moves"]
             for number, move in enumerate(legal, start=1):
@@ -232,14 +322,13 @@ def cmd_play(args: argparse.Namespace) -> int:
             if choice is None:
                 out.write(f"\nLeft the game. {resume}\n")
                 return 0
-            transition = ruleset.apply(state, seat, legal[choice - 1])
-            state = transition.state
-            out.write("".join(f"  > {describe_effect(e)}\n" for e in transition.effects))
+            effects = game.play(seat, legal[choice - 1])
+            out.write("".join(f"  > {describe_effect(e)}\n" for e in effects))
     except KeyboardInterrupt:  # Ctrl-C leaves like `q`: no traceback, and the seed to come back
         out.write(f"\nLeft the game. {resume}\n")
         return 0
-    out.write(render(ruleset.view(state, 0)) + "\n")
-    out.write(f"Game over: {json.dumps(ruleset.outcome(state))}. Seed: {seed}\n")
+    out.write(render(game.view(0)) + "\n")
+    out.write(f"Game over: {json.dumps(ruleset.outcome(game.state))}. Seed: {seed}\n")
     return 0
 
 
@@ -399,8 +488,26 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--moves", metavar="FILE|-")
     p.add_argument("--seat", type=int, default=0, help="whose view to print")
     p.add_argument("--batch", metavar="FILE|-", help="JSON Lines of games in, JSON Lines out")
+    p.add_argument("--record", metavar="FILE|URL|-", help="step through a game record")
+    p.add_argument("--at", type=int, help="with --record: only the view after this many events")
+    p.add_argument("--spectator", action="store_true", help="with --record: the spectator's view")
     add_options(p)
     p.set_defaults(func=cmd_replay)
+
+    p = sub.add_parser("verify", help="verify a game record offline: seed, chain, moves, outcome")
+    p.add_argument("source", metavar="FILE|URL|-")
+    p.add_argument("--json", action="store_true", help="the verdict as JSON")
+    p.set_defaults(func=cmd_verify)
+
+    p = sub.add_parser("record", help="print a game's record (from a server or a store)")
+    p.add_argument("game_id")
+    p.add_argument("--url", help="a server, e.g. http://127.0.0.1:8000 (else the local store)")
+    p.add_argument("--token", help="a seat's token: its record while the game is played")
+    p.add_argument("--store", choices=["sqlite", "dynamodb"], help="default: sqlite")
+    p.add_argument("--db", help="SQLite file (default ./court.db, or ROYAL_DB)")
+    p.add_argument("--table", help="DynamoDB table (default royal-court, or ROYAL_TABLE)")
+    p.add_argument("--endpoint-url", help="DynamoDB endpoint, e.g. DynamoDB Local")
+    p.set_defaults(func=cmd_record)
 
     p = sub.add_parser("simulate", help="play many games with a bot")
     p.add_argument("ruleset", choices=ids)

@@ -23,6 +23,7 @@ from domain.errors import (
     IdempotencyMismatch,
     IllegalMove,
     InvalidOptions,
+    InvalidRequest,
     InvalidSeed,
     StaleVersion,
     StoreUnavailable,
@@ -101,6 +102,9 @@ KINDS: dict[str, ProblemKind] = _kinds(
     ProblemKind(422, "idempotency-key-reused", "Idempotency-Key reused",
                 "The Idempotency-Key was already used for a different request.",
                 {"detail": "this Idempotency-Key was already used for a different move"}),
+    ProblemKind(422, "invalid-request", "Invalid request",
+                "A request the service refuses as it stands: `errors` names the field.",
+                {"detail": "at must be from 0 to 12", "errors": {"at": "at must be from 0 to 12"}}),
     ProblemKind(400, "http-error", "HTTP error", "Any other HTTP-level refusal (its own status)."),
     ProblemKind(500, "internal-error", "Internal error", "A bug: it has been logged.",
                 {"detail": "the error has been logged"}),
@@ -154,6 +158,8 @@ def problem_for(error: Exception) -> Problem:
         return Problem(
             "illegal-move", error.reason, reason=error.reason, legal_moves=error.legal_moves
         )
+    if isinstance(error, InvalidRequest):
+        return Problem("invalid-request", str(error), errors={error.field: str(error)})
     if isinstance(error, IdempotencyMismatch):
         return Problem("idempotency-key-reused", str(error))
     if isinstance(error, GameNotFound):

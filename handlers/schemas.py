@@ -15,8 +15,16 @@ from domain.capabilities import AnyRuleset
 from domain.deal import SEED_PATTERN
 from domain.options import OptionSpec
 from domain.registry import GAMES
+from domain.service import GAME_ID
 
 SEED_REGEX = f"^{SEED_PATTERN.pattern}$"  # the domain's rule, documented in the spec
+FROM_GAME = fields.String(
+    validate=validate.Regexp(f"^{GAME_ID.pattern}$"),
+    metadata={
+        "description": "Deal the same game as this finished one (its ruleset, options and "
+        "seed): a shared deal, with the seed public from the start.",
+    },
+)
 EXAMPLE_RULESET = next(iter(GAMES))  # the first game registered illustrates the documentation
 
 
@@ -55,6 +63,33 @@ class CreateGameRequest(StrictSchema):
             "from the start. Omit it for a secret seed, revealed when the game is over.",
             "example": "daily-2026-11-22",
         },
+    )
+    from_game = FROM_GAME
+
+
+class ListGamesQuery(StrictSchema):
+    status = fields.String(
+        required=True,
+        validate=validate.OneOf(["finished"]),
+        metadata={"description": "Only finished games are listed."},
+    )
+    ruleset = fields.String(metadata={"description": "Only this ruleset's games."})
+    limit = fields.Integer(
+        load_default=20,
+        validate=validate.Range(min=1, max=100),
+        metadata={"description": "Games per page (1-100)."},
+    )
+    cursor = fields.String(
+        validate=validate.Length(max=1000),
+        metadata={"description": "The `cursor` of the previous page, as it came."},
+    )
+
+
+class ReplayQuery(StrictSchema):
+    at = fields.Integer(
+        required=True,
+        validate=validate.Range(min=0),
+        metadata={"description": "The step: 0 is the deal, k the position after k events."},
     )
 
 
@@ -223,7 +258,7 @@ def create_game_variant(ruleset: AnyRuleset) -> type[Schema]:
     """The exact create-game body of one ruleset: its id, its options, nothing else."""
     name = "".join(part.title() for part in ruleset.id.split("-"))
     options = Schema.from_dict(
-        {spec.name: _option_field(spec) for spec in ruleset.option_specs},
+        {spec.name: _option_field(spec) for spec in ruleset.options_offered},
         name=f"{name}Options",
     )
     options.Meta.unknown = RAISE
@@ -232,6 +267,7 @@ def create_game_variant(ruleset: AnyRuleset) -> type[Schema]:
             "ruleset": fields.String(required=True, validate=validate.OneOf([ruleset.id])),
             "options": fields.Nested(options),
             "seed": fields.String(validate=validate.Regexp(SEED_REGEX)),
+            "from_game": FROM_GAME,
         },
         name=f"Create{name}Game",
     )

@@ -22,10 +22,22 @@ from botocore.exceptions import (
     NoCredentialsError,
 )
 
-from domain.errors import StoreUnavailable, VersionConflict
-from domain.store import Finish, GameRecord, MoveEvent, StoredGame
+from domain.errors import InvalidRequest, StoreUnavailable, VersionConflict
+from domain.store import (
+    Finish,
+    GameRecord,
+    MoveEvent,
+    Page,
+    StoredGame,
+    decode_cursor,
+    encode_cursor,
+)
 
 RECORD_SK = "GAME"
+FINISHED_INDEX = "finished"  # every finished game, newest first
+FINISHED_BY_RULESET_INDEX = "finished-by-ruleset"  # the same, one partition per ruleset
+ALL_FINISHED = "FINISHED"
+FINISHED_KEYS = {FINISHED_INDEX: "fin_all", FINISHED_BY_RULESET_INDEX: "fin_rs"}
 RETRYABLE = frozenset(
     {
         "ProvisionedThroughputExceededException",
@@ -79,12 +91,23 @@ class DynamoStore:
             self.client.create_table(
                 TableName=self.table,
                 AttributeDefinitions=[
-                    {"AttributeName": "pk", "AttributeType": "S"},
-                    {"AttributeName": "sk", "AttributeType": "S"},
+                    {"AttributeName": name, "AttributeType": "S"}
+                    for name in ("pk", "sk", "fin_all", "fin_rs", "fin_sk")
                 ],
                 KeySchema=[
                     {"AttributeName": "pk", "KeyType": "HASH"},
                     {"AttributeName": "sk", "KeyType": "RANGE"},
+                ],
+                GlobalSecondaryIndexes=[
+                    {
+                        "IndexName": index,
+                        "KeySchema": [
+                            {"AttributeName": key, "KeyType": "HASH"},
+                            {"AttributeName": "fin_sk", "KeyType": "RANGE"},
+                        ],
+                        "Projection": {"ProjectionType": "ALL"},
+                    }
+                    for index, key in FINISHED_KEYS.items()
                 ],
                 BillingMode="PAY_PER_REQUEST",
             )
@@ -117,6 +140,8 @@ class DynamoStore:
         }
         if record.outcome is not None:
             item["outcome"] = {"S": json.dumps(record.outcome)}
+        if record.from_game is not None:
+            item["from_game"] = {"S": record.from_game}
         self._call(
             "put_item",
             TableName=self.table,
@@ -182,13 +207,20 @@ class DynamoStore:
         update = {
             "TableName": self.table,
             "Key": {"pk": _pk(game_id), "sk": {"S": RECORD_SK}},
-            "UpdateExpression": "SET #status = :status, #version = :version, outcome = :outcome",
+            # The fin_* keys put the record into the finished-games indexes (sparse: only
+            # finished games carry them), in the same transaction as the finishing move.
+            "UpdateExpression": "SET #status = :status, #version = :version, outcome = :outcome, "
+            "finished_at = :at, fin_all = :all, fin_rs = :rs, fin_sk = :fin",
             "ConditionExpression": "attribute_exists(pk)",
             "ExpressionAttributeNames": {"#status": "status", "#version": "version"},
             "ExpressionAttributeValues": {
                 ":status": {"S": finish.status},
                 ":version": {"N": str(event.seq)},
                 ":outcome": {"S": json.dumps(finish.outcome)},
+                ":at": {"S": finish.at},
+                ":all": {"S": ALL_FINISHED},
+                ":rs": {"S": f"{ALL_FINISHED}#{finish.ruleset}"},
+                ":fin": {"S": f"{finish.at}#{game_id}"},
             },
         }
         self._call("transact_write_items", TransactItems=[{"Put": put}, {"Update": update}])
@@ -259,4 +291,40 @@ class DynamoStore:
             status=item["status"]["S"],
             version=int(item["version"]["N"]),
             outcome=json.loads(item["outcome"]["S"]) if "outcome" in item else None,
+            from_game=item["from_game"]["S"] if "from_game" in item else None,
+            finished_at=item["finished_at"]["S"] if "finished_at" in item else None,
         )
+
+    def list_finished(self, ruleset: str | None, limit: int, cursor: str | None) -> Page:
+        index = FINISHED_INDEX if ruleset is None else FINISHED_BY_RULESET_INDEX
+        key = FINISHED_KEYS[index]
+        partition = ALL_FINISHED if ruleset is None else f"{ALL_FINISHED}#{ruleset}"
+        kwargs: dict[str, Any] = {
+            "TableName": self.table,
+            "IndexName": index,
+            "KeyConditionExpression": "#key = :partition",
+            "ExpressionAttributeNames": {"#key": key},
+            "ExpressionAttributeValues": {":partition": {"S": partition}},
+            "ScanIndexForward": False,
+            "Limit": limit,
+        }
+        if cursor is not None:
+            after = decode_cursor(cursor, ("pk", "sk", "fin_sk"))
+            kwargs["ExclusiveStartKey"] = {
+                "pk": {"S": after["pk"]},
+                "sk": {"S": after["sk"]},
+                "fin_sk": {"S": after["fin_sk"]},
+                key: {"S": partition},
+            }
+        try:
+            page = self._call("query", **kwargs)
+        except StoreUnavailable as e:
+            if cursor is not None and "ValidationException" in str(e):
+                raise InvalidRequest("cursor", "not a cursor this server gave") from None
+            raise
+        records = tuple(self._record(i["pk"]["S"][len("GAME#") :], i) for i in page["Items"])
+        last = page.get("LastEvaluatedKey")
+        next_cursor = (
+            encode_cursor({f: last[f]["S"] for f in ("pk", "sk", "fin_sk")}) if last else None
+        )
+        return Page(records, next_cursor)

@@ -9,9 +9,18 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from typing import Any
 
 from domain.errors import StoreUnavailable, VersionConflict
-from domain.store import Finish, GameRecord, MoveEvent, StoredGame
+from domain.store import (
+    Finish,
+    GameRecord,
+    MoveEvent,
+    Page,
+    StoredGame,
+    decode_cursor,
+    encode_cursor,
+)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -25,7 +34,9 @@ CREATE TABLE IF NOT EXISTS games (
     token_hashes    TEXT NOT NULL,
     status          TEXT NOT NULL,
     version         INTEGER NOT NULL,
-    outcome         TEXT
+    outcome         TEXT,
+    from_game       TEXT,
+    finished_at     TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id         TEXT NOT NULL REFERENCES games(id),
@@ -38,6 +49,18 @@ CREATE TABLE IF NOT EXISTS moves (
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
 """
+# Indexes on columns a file made by an older version gains in _migrate, so created after it.
+INDEXES = """
+CREATE INDEX IF NOT EXISTS games_finished ON games (finished_at DESC, id DESC)
+    WHERE finished_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS games_finished_by_ruleset ON games (ruleset, finished_at DESC, id DESC)
+    WHERE finished_at IS NOT NULL;
+"""
+GAME_COLUMNS = (
+    "id, ruleset, options, seed, seed_commitment, seed_known, created_at, token_hashes, "
+    "status, version, outcome, from_game, finished_at"
+)
+CURSOR_FIELDS = ("finished_at", "id")
 
 
 class SqliteStore:
@@ -45,7 +68,10 @@ class SqliteStore:
         self.path = path
         self._local = threading.local()
         try:
-            self._connection().executescript(SCHEMA)
+            conn = self._connection()
+            conn.executescript(SCHEMA)
+            self._migrate(conn)
+            conn.executescript(INDEXES)
         except sqlite3.Error as e:
             raise StoreUnavailable(f"cannot open the SQLite file {path}: {e}") from e
 
@@ -59,6 +85,14 @@ class SqliteStore:
             self._local.conn = conn
         return conn
 
+    @staticmethod
+    def _migrate(conn: sqlite3.Connection) -> None:
+        """Files written by earlier versions gain the newer columns (all nullable)."""
+        have = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
+        for column in ("from_game", "finished_at"):
+            if column not in have:
+                conn.execute(f"ALTER TABLE games ADD COLUMN {column} TEXT")
+
     def check(self) -> None:
         """The file opens and takes writes (the schema was created when the store was)."""
         try:
@@ -71,7 +105,7 @@ class SqliteStore:
         conn = self._connection()
         try:
             conn.execute(
-                "INSERT INTO games VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                f"INSERT INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (
                     record.id,
                     record.ruleset,
@@ -84,6 +118,8 @@ class SqliteStore:
                     record.status,
                     record.version,
                     None if record.outcome is None else json.dumps(record.outcome),
+                    record.from_game,
+                    record.finished_at,
                 ),
             )
         except sqlite3.OperationalError as e:  # locked beyond the timeout, disk trouble
@@ -94,7 +130,9 @@ class SqliteStore:
         try:
             conn.execute("BEGIN")  # one snapshot for the record and its moves
             try:
-                row = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+                row = conn.execute(
+                    f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
+                ).fetchone()
                 rows = conn.execute(
                     "SELECT seq, seat, move, at, hash, idempotency_key FROM moves "
                     "WHERE game_id = ? ORDER BY seq",
@@ -106,19 +144,7 @@ class SqliteStore:
             raise StoreUnavailable(f"sqlite: {e}") from e
         if row is None:
             return None
-        record = GameRecord(
-            id=row[0],
-            ruleset=row[1],
-            options=json.loads(row[2]),
-            seed=row[3],
-            seed_commitment=row[4],
-            seed_known=bool(row[5]),
-            created_at=row[6],
-            token_hashes=json.loads(row[7]),
-            status=row[8],
-            version=row[9],
-            outcome=None if row[10] is None else json.loads(row[10]),
-        )
+        record = _record(row)
         moves = tuple(
             MoveEvent(seq, seat, json.loads(move), at, digest, key)
             for seq, seat, move, at, digest, key in rows
@@ -150,8 +176,9 @@ class SqliteStore:
                     conn.execute("UPDATE games SET version = ? WHERE id = ?", (event.seq, game_id))
                 else:
                     conn.execute(
-                        "UPDATE games SET version = ?, status = ?, outcome = ? WHERE id = ?",
-                        (event.seq, finish.status, json.dumps(finish.outcome), game_id),
+                        "UPDATE games SET version = ?, status = ?, outcome = ?, finished_at = ? "
+                        "WHERE id = ?",
+                        (event.seq, finish.status, json.dumps(finish.outcome), finish.at, game_id),
                     )
             except BaseException:
                 conn.execute("ROLLBACK")
@@ -163,3 +190,49 @@ class SqliteStore:
             raise VersionConflict(f"move {event.seq} of {game_id} already exists") from e
         except sqlite3.OperationalError as e:
             raise StoreUnavailable(f"sqlite: {e}") from e
+
+    def list_finished(self, ruleset: str | None, limit: int, cursor: str | None) -> Page:
+        where, params = ["finished_at IS NOT NULL"], []
+        if ruleset is not None:
+            where.append("ruleset = ?")
+            params.append(ruleset)
+        if cursor is not None:
+            after = decode_cursor(cursor, CURSOR_FIELDS)
+            where.append("(finished_at, id) < (?, ?)")
+            params += [after["finished_at"], after["id"]]
+        query = (
+            f"SELECT {GAME_COLUMNS} FROM games WHERE {' AND '.join(where)} "
+            "ORDER BY finished_at DESC, id DESC LIMIT ?"
+        )
+        try:
+            rows = self._connection().execute(query, (*params, limit + 1)).fetchall()
+        except sqlite3.OperationalError as e:
+            raise StoreUnavailable(f"sqlite: {e}") from e
+        records = tuple(_record(row) for row in rows[:limit])
+        more = len(rows) > limit
+        last = records[-1] if records else None
+        next_cursor = (
+            encode_cursor({"finished_at": last.finished_at or "", "id": last.id})
+            if more and last is not None
+            else None
+        )
+        return Page(records, next_cursor)
+
+
+def _record(row: tuple[Any, ...]) -> GameRecord:
+    """A games row, selected as GAME_COLUMNS."""
+    return GameRecord(
+        id=row[0],
+        ruleset=row[1],
+        options=json.loads(row[2]),
+        seed=row[3],
+        seed_commitment=row[4],
+        seed_known=bool(row[5]),
+        created_at=row[6],
+        token_hashes=json.loads(row[7]),
+        status=row[8],
+        version=row[9],
+        outcome=None if row[10] is None else json.loads(row[10]),
+        from_game=row[11],
+        finished_at=row[12],
+    )

@@ -10,7 +10,15 @@ import threading
 from dataclasses import replace
 
 from domain.errors import VersionConflict
-from domain.store import Finish, GameRecord, MoveEvent, StoredGame
+from domain.store import (
+    Finish,
+    GameRecord,
+    MoveEvent,
+    Page,
+    StoredGame,
+    decode_cursor,
+    encode_cursor,
+)
 
 
 class InMemoryStore:
@@ -54,4 +62,28 @@ class InMemoryStore:
                     status=finish.status,
                     outcome=finish.outcome,
                     version=event.seq,
+                    finished_at=finish.at,
                 )
+
+    def list_finished(self, ruleset: str | None, limit: int, cursor: str | None) -> Page:
+        with self._lock:
+            finished = sorted(
+                (r for r in self._records.values() if r.finished_at is not None),
+                key=lambda r: (r.finished_at or "", r.id),
+                reverse=True,
+            )
+        if ruleset is not None:
+            finished = [r for r in finished if r.ruleset == ruleset]
+        if cursor is not None:
+            after = decode_cursor(cursor, ("finished_at", "id"))
+            finished = [
+                r for r in finished if (r.finished_at, r.id) < (after["finished_at"], after["id"])
+            ]
+        page = tuple(finished[:limit])
+        more = len(finished) > limit
+        next_cursor = (
+            encode_cursor({"finished_at": page[-1].finished_at or "", "id": page[-1].id})
+            if more
+            else None
+        )
+        return Page(page, next_cursor)

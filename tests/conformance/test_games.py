@@ -12,6 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.deal import SEED_PATTERN, DealRandom
+from domain.moves import UNDO_MOVE
+from domain.playthrough import Playthrough, replay
 from domain.registry import GAMES
 from tests.helpers import strings_in
 
@@ -107,7 +109,7 @@ def test_conservation_hidden_cards_legal_moves_and_termination(game_id, data):
 def test_replay_is_deterministic(game_id, data):
     ruleset, seed, options, picks = draw_deal(data, game_id)
     final, log = random_game(ruleset, seed, options, picks)
-    again = ruleset.replay(seed, options, log)
+    again = replay(ruleset, seed, options, log).state
     for seat in seats_of(ruleset):
         assert ruleset.view(again, seat) == ruleset.view(final, seat)
     assert ruleset.outcome(again) == ruleset.outcome(final)
@@ -146,7 +148,7 @@ def test_solver_lines_replay_to_the_claimed_result(game_id):
         solution = game.solver(seed, None, 20_000)
         verdicts[(solution.complete, solution.winnable)] += 1
         if solution.complete and solution.winnable:
-            final = game.ruleset.replay(seed, None, [(None, m) for m in solution.line])
+            final = replay(game.ruleset, seed, None, [(None, m) for m in solution.line]).state
             assert game.ruleset.outcome(final)["result"] == "won"
         else:
             assert solution.line is None
@@ -163,7 +165,46 @@ def test_the_registry_entry_is_complete(game_id):
     assert example["legal_moves"] and isinstance(game.renderer(example), str)
     schema = game.move_schema()
     assert [branch["properties"]["type"]["const"] for branch in schema["oneOf"]] == [
-        shape.type for shape in ruleset.move_shapes
+        shape.type for shape in ruleset.moves_offered
     ]
     listed = {m["type"] for m in example["legal_moves"]}
     assert listed <= {shape.type for shape in ruleset.move_shapes}
+
+
+SOLITAIRES = [g for g in GAME_IDS if GAMES[g].ruleset.max_seats == 1]
+
+
+@pytest.mark.parametrize("game_id", SOLITAIRES)
+@settings(max_examples=40)
+@given(data=st.data())
+def test_undo_takes_back_exactly_and_reveals_nothing(game_id, data):
+    """After an undo the view is the one before the undone move, card for card: every card
+    went back where it was (the next draw turns the same card), and nothing new shows."""
+    ruleset, seed, options, picks = draw_deal(data, game_id)
+    game = Playthrough(ruleset, seed, {**options, "undo": True})
+    seen = [_without_undo(game.view(0))]
+    undos = 0
+    for step in range(200):
+        if ruleset.is_over(game.state):
+            break
+        legal = game.legal_moves(0)
+        assert (UNDO_MOVE in legal) == (len(seen) > 1)
+        if len(seen) > 1 and data.draw(st.integers(0, 3), label="undo?") == 0:
+            effects = game.play(0, UNDO_MOVE)
+            undos += 1
+            assert effects[0]["type"] == "undo"
+            seen.pop()
+            assert _without_undo(game.view(0)) == seen[-1]
+            assert game.view(0)["undos"] == undos
+            continue
+        real = [m for m in legal if m["type"] not in ("resign", "undo")]
+        pick = picks[step] if step < len(picks) else step
+        game.play(0, real[pick % len(real)])
+        seen.append(_without_undo(game.view(0)))
+
+
+def _without_undo(view):
+    view = dict(view)
+    view.pop("undos", None)
+    view["legal_moves"] = [m for m in view["legal_moves"] if m != UNDO_MOVE]
+    return view

@@ -49,7 +49,9 @@ def test_a_failed_condition_is_a_version_conflict(stubbed):
 
 def test_a_cancelled_finishing_transaction(stubbed):
     store, stubber = stubbed
-    finish = Finish("lost", {"result": "lost", "score": 0})
+    finish = Finish(
+        "lost", {"result": "lost", "score": 0}, "2026-11-22T00:00:02.000Z", "royal-assassin"
+    )
     stubber.add_client_error(
         "transact_write_items",
         service_error_code="TransactionCanceledException",

@@ -7,6 +7,8 @@ import pytest
 from domain.errors import VersionConflict
 from domain.store import Finish, GameRecord, MoveEvent
 
+FINISHED_AT = "2026-11-22T00:00:02.000Z"
+
 
 def record(game_id="g1", **changes):
     base = dict(
@@ -67,19 +69,32 @@ def test_finishing_move_updates_the_record_atomically(store):
     store.create(record())
     store.append("g1", 0, event(1), None)
     outcome = {"result": "lost", "ruler": "KS", "score": 12}
-    store.append("g1", 1, event(2, move={"type": "resign"}), Finish("lost", outcome))
+    store.append(
+        "g1",
+        1,
+        event(2, move={"type": "resign"}),
+        Finish("lost", outcome, FINISHED_AT, "royal-assassin"),
+    )
     loaded = store.load("g1")
     assert loaded.record.status == "lost" and loaded.record.outcome == outcome
     assert loaded.record.version == 2 and loaded.version == 2
+    assert loaded.record.finished_at == FINISHED_AT
 
 
 def test_a_conflicting_finish_leaves_the_record_alone(store):
     store.create(record())
     store.append("g1", 0, event(1), None)
     with pytest.raises(VersionConflict):
-        store.append("g1", 0, event(1, move={"type": "resign"}), Finish("lost", {"score": 0}))
+        store.append(
+            "g1",
+            0,
+            event(1, move={"type": "resign"}),
+            Finish("lost", {"score": 0}, FINISHED_AT, "royal-assassin"),
+        )
     loaded = store.load("g1")
     assert loaded.record.status == "playing" and loaded.record.outcome is None
+    assert loaded.record.finished_at is None
+    assert store.list_finished(None, 10, None).records == ()
 
 
 def test_games_are_isolated(store):
@@ -127,3 +142,71 @@ def test_a_long_log_loads_whole(store):
         store.append("g1", i, event(i + 1, move={"type": "draw", "pad": padding}), None)
     loaded = store.load("g1")
     assert [m.seq for m in loaded.moves] == list(range(1, 281))
+
+
+def finish_game(store, game_id, ruleset, at):
+    store.create(record(game_id, ruleset=ruleset))
+    outcome = {"result": "lost", "score": 1}
+    store.append(
+        game_id, 0, event(1, move={"type": "resign"}), Finish("lost", outcome, at, ruleset)
+    )
+
+
+def test_a_shared_deal_names_its_source(store):
+    store.create(record("g2", from_game="g1"))
+    assert store.load("g2").record.from_game == "g1"
+    store.create(record("g3"))
+    assert store.load("g3").record.from_game is None
+
+
+def test_finished_games_are_listed_newest_first_and_paged(store):
+    store.create(record("still-playing"))
+    for i in range(7):
+        ruleset = "adaman" if i % 3 == 0 else "royal-assassin"
+        finish_game(store, f"g{i}", ruleset, f"2026-11-22T00:00:{i:02d}.000Z")
+    seen, cursor = [], None
+    while True:
+        page = store.list_finished(None, 3, cursor)
+        assert len(page.records) <= 3
+        seen += [r.id for r in page.records]
+        cursor = page.cursor
+        if cursor is None:
+            break
+    assert seen == [f"g{i}" for i in range(6, -1, -1)]  # newest finish first, none twice
+    listed = store.list_finished("adaman", 10, None)
+    assert [r.id for r in listed.records] == ["g6", "g3", "g0"]
+    assert listed.records[0].finished_at == "2026-11-22T00:00:06.000Z"
+    assert listed.records[0].status == "lost" and listed.records[0].outcome["score"] == 1
+    assert store.list_finished("chess", 10, None).records == ()
+
+
+def _cursor(**fields):
+    from domain.store import encode_cursor
+
+    return encode_cursor(fields)
+
+
+@pytest.mark.parametrize(
+    "cursor",
+    [
+        "nope",
+        "e30",
+        "!!!",
+        "eyJhIjoxfQ",
+        "x" * 500,
+        _cursor(pk="", sk="", fin_sk=""),
+        _cursor(finished_at="", id=""),
+        _cursor(pk="x" * 200, sk="\u0000", fin_sk="z"),
+    ],
+)
+def test_a_forged_cursor_is_refused(store, cursor):
+    from domain.errors import InvalidRequest
+
+    finish_game(store, "g1", "royal-assassin", FINISHED_AT)
+    try:
+        page = store.list_finished(None, 10, cursor)
+    except InvalidRequest:
+        return
+    # A well-formed cursor of another store's shape may still be taken: it only moves the
+    # starting point, and never reaches past the finished games.
+    assert all(r.finished_at is not None for r in page.records)

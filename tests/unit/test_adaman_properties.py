@@ -11,6 +11,7 @@ from domain.deal import SEED_PATTERN, DealRandom
 from domain.games.adaman.decktet import BY_CODE, CARDS
 from domain.games.adaman.rules import Adaman, Options
 from domain.games.adaman.solver import Solver, solve_deal
+from domain.playthrough import replay
 
 AD = Adaman()
 seeds = st.from_regex(SEED_PATTERN, fullmatch=True)
@@ -57,7 +58,7 @@ def test_solver_moves_are_the_engines_moves(seed, opts, choices):
     full = AD.validate_options(opts)
     deck = AD.deal_cards(seed, full)
     solver = Solver(deck)
-    state = AD.set_up(deck, Options(**full))
+    state = AD.set_up(deck, Options(**opts))
     for step in range(40):
         if AD.is_over(state):
             break
@@ -123,7 +124,7 @@ def test_solver_agrees_with_plain_search_on_small_decks(order, size):
 def test_a_solved_line_replays_to_a_win():
     solution = solve_deal(AD, "solve-3")
     assert solution.complete and solution.winnable
-    final = AD.replay("solve-3", None, [(0, m) for m in solution.line])
+    final = replay(AD, "solve-3", None, [(0, m) for m in solution.line]).state
     assert AD.status(final) == "won"
 
 

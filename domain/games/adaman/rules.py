@@ -7,6 +7,7 @@ at the end of the list so that dealing is a cheap `pop()`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import ClassVar
@@ -184,9 +185,9 @@ class Adaman(Ruleset[State, Move]):
 
     # ---- dealing -------------------------------------------------------------------------------
 
-    def deal_cards(self, seed: str, options: dict[str, OptionValue]) -> list[DecktetCard]:
-        """The shuffled deck in use (top first), from validated options."""
-        return shuffled(seed, "deal", deck_for(Options(**options)))  # type: ignore[arg-type]
+    def deal_cards(self, seed: str, options: Mapping[str, object] | None) -> list[DecktetCard]:
+        """The shuffled deck in use (top first)."""
+        return shuffled(seed, "deal", deck_for(Options(**self._own(options))))  # type: ignore[arg-type]
 
     def _deck(self, seed: str, options: dict[str, OptionValue]) -> list[str]:
         return [c.code for c in self.deal_cards(seed, options)]

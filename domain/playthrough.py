@@ -1,0 +1,131 @@
+"""A game as its log makes it: the one way a log of events is replayed, undo included.
+
+The rules (`Ruleset`) know positions and moves; a log knows more: in casual solitaires an
+event may be `{"type": "undo"}`, which takes back the last move still in force. The log stays
+append-only (an undo is an event, hash-chained like any other) and replay skips the undone
+move: the position after an undo is the replay of the moves still in force, from the seed.
+So undo cannot reveal anything: every card comes back to exactly where the seed put it, and
+the next draw turns it again.
+
+The service, the verifier, the replay endpoint and the CLI all replay through `replay` here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from domain.errors import GameOver, IllegalMove, Json, ReplayError
+from domain.moves import UNDO_MOVE
+from domain.ruleset import Effect, Ruleset
+
+AnyRuleset = Ruleset[Any, Any]
+
+
+class Playthrough:
+    """The state reached by a log, the moves still in force, and how many were undone.
+
+    Mutable, replayed forward only; `copy()` when a caller needs to branch.
+    """
+
+    __slots__ = ("in_force", "options", "ruleset", "seed", "state", "undos")
+
+    def __init__(self, ruleset: AnyRuleset, seed: str, options: Mapping[str, object] | None):
+        self.ruleset = ruleset
+        self.seed = seed
+        self.options = ruleset.validate_options(options)
+        self.state: Any = ruleset.start(seed, self.options)
+        self.in_force: list[tuple[int, Json]] = []
+        self.undos = 0
+
+    def copy(self) -> Playthrough:
+        new = Playthrough.__new__(Playthrough)
+        new.ruleset, new.seed, new.options = self.ruleset, self.seed, self.options
+        new.state, new.in_force, new.undos = self.state, self.in_force[:], self.undos
+        return new
+
+    # ---- reading -----------------------------------------------------------------------------
+
+    @property
+    def undo_allowed(self) -> bool:
+        return bool(self.options.get("undo"))
+
+    def can_undo(self, seat: int) -> bool:
+        """Only a move of this seat's own can be taken back, and only while playing."""
+        return (
+            self.undo_allowed
+            and bool(self.in_force)
+            and not self.ruleset.is_over(self.state)
+            and self.in_force[-1][0] == seat
+        )
+
+    def legal_moves(self, seat: int) -> list[Json]:
+        legal = self.ruleset.legal_moves(self.state, seat)
+        return [*legal, dict(UNDO_MOVE)] if self.can_undo(seat) else legal
+
+    def view(self, seat: int | None) -> Json:
+        """The ruleset's view, with `undo` among the legal moves and the undo count when
+        the game allows undo."""
+        view = self.ruleset.view(self.state, seat)
+        if self.undo_allowed:
+            if seat is not None and self.can_undo(seat):
+                view["legal_moves"] = [*view["legal_moves"], dict(UNDO_MOVE)]
+            view["undos"] = self.undos
+        return view
+
+    # ---- playing -----------------------------------------------------------------------------
+
+    def play(self, seat: int, move: object) -> list[Effect]:
+        """Apply one event of the log; IllegalMove (listing the legal moves) leaves it as it was."""
+        if self.undo_allowed and move == UNDO_MOVE:
+            return self._undo(seat)
+        try:
+            transition = self.ruleset.apply(self.state, seat, move)
+        except IllegalMove as e:
+            if self.can_undo(seat):
+                e.legal_moves = [*e.legal_moves, dict(UNDO_MOVE)]
+            raise
+        self.state = transition.state
+        assert isinstance(move, dict)  # apply accepted it, so it is a move object
+        self.in_force.append((seat, move))
+        return transition.effects
+
+    def _undo(self, seat: int) -> list[Effect]:
+        if self.ruleset.is_over(self.state):
+            raise GameOver()
+        if not self.can_undo(seat):
+            raise IllegalMove(
+                "there is no move of yours to take back", self.ruleset.legal_moves(self.state, seat)
+            )
+        taken_seat, taken = self.in_force.pop()
+        state = self.ruleset.start(self.seed, self.options)
+        for s, m in self.in_force:
+            state = self.ruleset.apply(state, s, m).state
+        self.state = state
+        self.undos += 1
+        return [{"type": "undo", "seat": taken_seat, "move": taken}]
+
+
+def replay(
+    ruleset: AnyRuleset,
+    seed: str,
+    options: Mapping[str, object] | None,
+    events: Iterable[tuple[int | None, object]],
+) -> Playthrough:
+    """Rebuild a game from its seed and its log of (seat, move) events.
+
+    A seat of None means the seat whose turn it is (a solitaire's log need not name it).
+    ReplayError names the first event that does not apply, by its index from 0.
+    """
+    game = Playthrough(ruleset, seed, options)
+    for index, (seat, move) in enumerate(events):
+        if seat is None:
+            seats = ruleset.to_move(game.state)
+            seat = seats[0] if seats else 0
+        try:
+            game.play(seat, move)
+        except IllegalMove as e:
+            raise ReplayError(index, move, e.reason, e.legal_moves) from None
+        except GameOver as e:
+            raise ReplayError(index, move, str(e), []) from None
+    return game

@@ -1,0 +1,214 @@
+"""Verifying a game record offline: the deal was fixed before play and the log is untouched.
+
+Given only a record (docs/record-format.md), the deal algorithm and the rules, `verify`
+checks, in this order, and stops at the first problem (what follows a broken link proves
+nothing):
+
+1. the record's shape: every field present with the right JSON type;
+2. the ruleset is known and the options are exactly its full options;
+3. the seed is revealed and SHA-256(seed) is the seed commitment published at creation;
+4. the hash chain: seq 1, 2, 3, ... with no gap, each hash chained from the commitment;
+5. every move was legal when it was made (replayed from the seed, undo events included);
+6. the status and outcome (result and score) are what the replay gives.
+
+Any JSON value at all may be handed in: a hostile record is a verdict, never an exception.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from domain.deal import SEED_PATTERN, seed_commitment
+from domain.errors import IllegalMove, InvalidOptions, Json, UnknownRuleset
+from domain.playthrough import Playthrough
+from domain.record import RECORD_FORMAT, move_hash
+from domain.registry import get_ruleset
+
+REQUIRED: dict[str, type | tuple[type, ...]] = {
+    "format": str,
+    "id": str,
+    "ruleset": str,
+    "options": dict,
+    "seed_commitment": str,
+    "created_at": str,
+    "moves": list,
+    "status": str,
+    "outcome": (dict, type(None)),
+}
+MOVE_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "seq": int,
+    "seat": int,
+    "move": dict,
+    "at": str,
+    "hash": str,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """What is wrong: where (`seq`, or None for the record itself), what was expected there
+    and what was found."""
+
+    seq: int | None
+    field: str
+    expected: Any
+    found: Any
+    message: str
+
+    def to_json(self) -> Json:
+        return {"seq": self.seq, "field": self.field, "expected": self.expected,
+                "found": self.found, "message": self.message}  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    valid: bool
+    ruleset: str | None = None
+    result: str | None = None
+    score: Any = None
+    moves: int = 0
+    problems: list[Problem] = field(default_factory=list)
+
+    def to_json(self) -> Json:
+        return {
+            "valid": self.valid,
+            "ruleset": self.ruleset,
+            "result": self.result,
+            "score": self.score,
+            "moves": self.moves,
+            "problems": [p.to_json() for p in self.problems],
+        }
+
+    def summary(self) -> str:
+        """One line: `OK <ruleset> <result> <score> (<n> moves)`, or the first problem."""
+        if self.valid:
+            return f"OK {self.ruleset} {self.result} {self.score} ({self.moves} moves)"
+        p = self.problems[0]
+        where = "record" if p.seq is None else f"seq {p.seq}"
+        return (
+            f"INVALID at {where}, {p.field}: {p.message} "
+            f"(expected {_short(p.expected)}, found {_short(p.found)})"
+        )
+
+
+class _Refused(Exception):
+    def __init__(self, problem: Problem) -> None:
+        self.problem = problem
+
+
+def _short(value: Any, limit: int = 120) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _is(value: Any, kind: type | tuple[type, ...]) -> bool:
+    if isinstance(value, bool) and kind is int:
+        return False
+    return isinstance(value, kind)
+
+
+def _type_name(kind: type | tuple[type, ...]) -> str:
+    names = {str: "string", int: "integer", dict: "object", list: "array", type(None): "null"}
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def _fail(seq: int | None, where: str, expected: Any, found: Any, message: str) -> _Refused:
+    return _Refused(Problem(seq, where, expected, found, message))
+
+
+def verify(record: object) -> Verdict:
+    """The verdict on `record`: valid, or the first problem found (see the module's list)."""
+    try:
+        return _verify(record)
+    except _Refused as refused:
+        name = record.get("ruleset") if isinstance(record, dict) else None
+        return Verdict(False, name if isinstance(name, str) else None, problems=[refused.problem])
+
+
+def _verify(record: object) -> Verdict:
+    # 1. Shape.
+    if not isinstance(record, dict):
+        raise _fail(None, "record", "an object", type(record).__name__, "a record is a JSON object")
+    for name, kind in REQUIRED.items():
+        if name not in record:
+            raise _fail(None, name, _type_name(kind), None, f"the record has no {name}")
+        if not _is(record[name], kind):
+            raise _fail(
+                None, name, _type_name(kind), _short(record[name]), f"{name} has the wrong type"
+            )
+    if record["format"] != RECORD_FORMAT:
+        raise _fail(None, "format", RECORD_FORMAT, record["format"], "an unknown record format")
+    for index, entry in enumerate(record["moves"]):
+        if not isinstance(entry, dict):
+            raise _fail(
+                index + 1, "moves", "an object", _short(entry), "a logged move is an object"
+            )
+        for name, kind in MOVE_FIELDS.items():
+            if not _is(entry.get(name), kind):
+                found = _short(entry.get(name))
+                raise _fail(
+                    index + 1, name, _type_name(kind), found, f"{name} is missing or mistyped"
+                )
+
+    # 2. Ruleset and options.
+    try:
+        ruleset = get_ruleset(record["ruleset"])
+    except UnknownRuleset as e:
+        raise _fail(None, "ruleset", e.known, record["ruleset"], "no such ruleset") from None
+    try:
+        full = ruleset.validate_options(record["options"])
+    except InvalidOptions as e:
+        raise _fail(None, "options", "valid options", e.errors, "the options are refused") from None
+    if full != record["options"]:
+        raise _fail(None, "options", full, record["options"], "options must list every option")
+
+    # 3. Seed and commitment.
+    seed = record.get("seed")
+    if seed is None:
+        why = "the seed is not revealed yet: only a finished game can be verified"
+        raise _fail(None, "seed", "the revealed seed", None, why)
+    if not isinstance(seed, str) or SEED_PATTERN.fullmatch(seed) is None:
+        raise _fail(None, "seed", "1-128 of [A-Za-z0-9._:-]", _short(seed), "not a seed")
+    if seed_commitment(seed) != record["seed_commitment"]:
+        raise _fail(None, "seed", record["seed_commitment"], seed_commitment(seed),
+                    "SHA-256 of the seed is not the commitment published at creation")  # fmt: skip
+
+    # 4. Hash chain.
+    previous = record["seed_commitment"]
+    for index, entry in enumerate(record["moves"]):
+        expected_seq = index + 1
+        if entry["seq"] != expected_seq:
+            raise _fail(expected_seq, "seq", expected_seq, entry["seq"],
+                        "moves must be numbered 1, 2, 3, ... with no gap")  # fmt: skip
+        digest = move_hash(previous, entry["seq"], entry["seat"], entry["move"])
+        if digest != entry["hash"]:
+            raise _fail(expected_seq, "hash", digest, entry["hash"],
+                        "the hash does not chain from the previous one")  # fmt: skip
+        previous = digest
+
+    # 5. Every move legal when made.
+    game = Playthrough(ruleset, seed, full)
+    for entry in record["moves"]:
+        seq = entry["seq"]
+        if ruleset.is_over(game.state):
+            raise _fail(seq, "move", "no move: the game was over", entry["move"],
+                        "a move after the end of the game")  # fmt: skip
+        try:
+            game.play(entry["seat"], entry["move"])
+        except IllegalMove as e:
+            raise _fail(seq, "move", e.legal_moves, entry["move"], f"illegal: {e.reason}") from None
+
+    # 6. Status and outcome.
+    status, outcome = ruleset.status(game.state), ruleset.outcome(game.state)
+    last = record["moves"][-1]["seq"] if record["moves"] else None
+    if record["status"] != status:
+        raise _fail(last, "status", status, record["status"], "the status is not what replay gives")
+    if record["outcome"] != outcome:
+        raise _fail(last, "outcome", outcome, record["outcome"],
+                    "the outcome is not what replay gives")  # fmt: skip
+    if outcome is None:
+        raise _fail(None, "status", "a finished game", status,
+                    "the game is still being played: its record is not complete")  # fmt: skip
+    return Verdict(True, ruleset.id, outcome["result"], outcome.get("score"), len(record["moves"]))
