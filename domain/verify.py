@@ -4,7 +4,9 @@ Given only a record (docs/record-format.md), the deal algorithm and the rules, `
 checks, in this order, and stops at the first problem (what follows a broken link proves
 nothing):
 
-1. the record's shape: every field present with the right JSON type;
+1. the record's shape: every field present with the right JSON type, the id and times well
+   formed, and times never going backwards (the id and the times are the server's word: the
+   chain does not cover them, see docs/record-format.md);
 2. the ruleset is known and the options are exactly its full options;
 3. the seed is revealed and SHA-256(seed) is the seed commitment published at creation;
 4. the hash chain: seq 1, 2, 3, ... with no gap, each hash chained from the commitment;
@@ -16,6 +18,7 @@ Any JSON value at all may be handed in: a hostile record is a verdict, never an 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,6 +27,10 @@ from domain.errors import IllegalMove, InvalidOptions, Json, UnknownRuleset
 from domain.playthrough import Playthrough
 from domain.record import RECORD_FORMAT, move_hash
 from domain.registry import get_ruleset
+from domain.service import GAME_ID
+
+TIME_FORMAT = "YYYY-MM-DDTHH:MM:SS.mmmZ"
+TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z")
 
 REQUIRED: dict[str, type | tuple[type, ...]] = {
     "format": str,
@@ -140,17 +147,24 @@ def _verify(record: object) -> Verdict:
             )
     if record["format"] != RECORD_FORMAT:
         raise _fail(None, "format", RECORD_FORMAT, record["format"], "an unknown record format")
+    if GAME_ID.fullmatch(record["id"]) is None:
+        raise _fail(None, "id", GAME_ID.pattern, _short(record["id"]), "not a game id")
+    if TIMESTAMP.fullmatch(record["created_at"]) is None:
+        raise _fail(None, "created_at", TIME_FORMAT, _short(record["created_at"]), "not a time")
+    earliest = record["created_at"]
     for index, entry in enumerate(record["moves"]):
+        seq = index + 1
         if not isinstance(entry, dict):
-            raise _fail(
-                index + 1, "moves", "an object", _short(entry), "a logged move is an object"
-            )
+            raise _fail(seq, "moves", "an object", _short(entry), "a logged move is an object")
         for name, kind in MOVE_FIELDS.items():
             if not _is(entry.get(name), kind):
-                found = _short(entry.get(name))
-                raise _fail(
-                    index + 1, name, _type_name(kind), found, f"{name} is missing or mistyped"
-                )
+                why = f"{name} is missing or mistyped"
+                raise _fail(seq, name, _type_name(kind), _short(entry.get(name)), why)
+        if TIMESTAMP.fullmatch(entry["at"]) is None or entry["at"] < earliest:
+            expected = f"{TIME_FORMAT}, not before {earliest}"
+            why = "not a time, or earlier than the time before it"
+            raise _fail(seq, "at", expected, _short(entry["at"]), why)
+        earliest = entry["at"]
 
     # 2. Ruleset and options.
     try:

@@ -1,0 +1,224 @@
+"""The offline verifier: a finished game's record is OK; every kind of tampering is caught
+and named at the right seq; any JSON at all is a verdict, never an exception."""
+
+import copy
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from domain.deal import seed_commitment
+from domain.playthrough import replay
+from domain.record import move_hash
+from domain.registry import GAMES
+from domain.service import GameService
+from domain.verify import verify
+from tests.api_helpers import counting_secrets, fixed_clock
+from tests.conformance.test_malformed_moves import JSON_VALUES
+from tests.fakes import InMemoryStore
+
+RA = GAMES["royal-assassin"].ruleset
+
+
+def finished_record(ruleset="royal-assassin", seed=None, options=None, pick=0):
+    """A real game played to its end through the service, and its record."""
+    service = GameService(InMemoryStore(), fixed_clock, counting_secrets())
+    snap = service.create_game(ruleset, options, seed)
+    gid, token, version = snap.game["id"], snap.token, 0
+    while snap.game["status"] == "playing":
+        real = [m for m in snap.view["legal_moves"] if m["type"] not in ("resign", "undo")]
+        snap = service.play(gid, token, version, real[(pick + version) % len(real)])
+        version += 1
+    return service.record(gid, None)
+
+
+@pytest.fixture(scope="module")
+def record():
+    return finished_record()
+
+
+def rechain(record, start_seq=1):
+    """Recompute every hash from `start_seq` on, as a forger covering their tracks would."""
+    previous = (
+        record["seed_commitment"] if start_seq == 1 else record["moves"][start_seq - 2]["hash"]
+    )
+    for entry in record["moves"][start_seq - 1 :]:
+        entry["hash"] = move_hash(previous, entry["seq"], entry["seat"], entry["move"])
+        previous = entry["hash"]
+
+
+@pytest.mark.parametrize("game_id", sorted(GAMES))
+def test_a_finished_record_verifies(game_id):
+    rec = finished_record(game_id, pick=1)
+    verdict = verify(rec)
+    assert verdict.valid, verdict.problems
+    assert verdict.summary() == (
+        f"OK {game_id} {rec['outcome']['result']} {rec['outcome']['score']} "
+        f"({len(rec['moves'])} moves)"
+    )
+
+
+def first_problem(rec):
+    verdict = verify(rec)
+    assert not verdict.valid
+    return verdict.problems[0]
+
+
+def test_a_changed_seed(record):
+    rec = copy.deepcopy(record)
+    rec["seed"] = rec["seed"][:-1] + ("y" if rec["seed"][-1] != "y" else "z")
+    problem = first_problem(rec)
+    assert (problem.seq, problem.field) == (None, "seed")
+    assert problem.expected == rec["seed_commitment"]
+
+
+def test_a_changed_seed_with_a_matching_commitment_breaks_the_chain(record):
+    rec = copy.deepcopy(record)
+    rec["seed"] = "another-seed"
+    rec["seed_commitment"] = seed_commitment("another-seed")
+    assert (first_problem(rec).seq, first_problem(rec).field) == (1, "hash")
+
+
+@pytest.mark.parametrize("seq", [1, 5, -1])
+def test_a_changed_move(record, seq):
+    rec = copy.deepcopy(record)
+    entry = rec["moves"][seq if seq < 0 else seq - 1]
+    entry["move"] = {"type": "resign"} if entry["move"] != {"type": "resign"} else {"type": "draw"}
+    problem = first_problem(rec)
+    assert (problem.seq, problem.field) == (entry["seq"], "hash")
+
+
+def test_a_changed_move_with_the_chain_recomputed_is_caught_by_the_rules(record):
+    rec = copy.deepcopy(record)
+    before = replay(
+        RA, rec["seed"], rec["options"], [(m["seat"], m["move"]) for m in rec["moves"][:3]]
+    )
+    candidates = [{"type": t, "column": c} for t in ("attack", "continue", "joker")
+                  for c in ("clubs", "diamonds", "hearts", "spades")]  # fmt: skip
+    rec["moves"][3]["move"] = next(m for m in candidates if m not in before.legal_moves(0))
+    rechain(rec, 4)
+    problem = first_problem(rec)
+    assert (problem.seq, problem.field) == (4, "move") and "illegal" in problem.message
+
+
+def test_a_removed_move(record):
+    rec = copy.deepcopy(record)
+    del rec["moves"][6]
+    problem = first_problem(rec)
+    assert (problem.seq, problem.field, problem.found) == (7, "seq", 8)
+
+
+def test_an_inserted_move(record):
+    rec = copy.deepcopy(record)
+    extra = dict(rec["moves"][2], move={"type": "resign"})
+    rec["moves"].insert(3, extra)
+    problem = first_problem(rec)
+    assert (problem.seq, problem.field) == (4, "seq")
+
+
+def test_reordered_moves(record):
+    rec = copy.deepcopy(record)
+    rec["moves"][2], rec["moves"][3] = rec["moves"][3], rec["moves"][2]
+    assert (first_problem(rec).seq, first_problem(rec).field) == (3, "seq")
+
+
+def test_reordered_and_renumbered_moves(record):
+    rec = copy.deepcopy(record)
+    rec["moves"][2]["move"], rec["moves"][3]["move"] = (
+        rec["moves"][3]["move"],
+        rec["moves"][2]["move"],
+    )
+    if rec["moves"][2]["move"] == rec["moves"][3]["move"]:
+        pytest.skip("the two moves are the same")
+    assert (first_problem(rec).seq, first_problem(rec).field) == (3, "hash")
+
+
+@pytest.mark.parametrize("seq", [1, 9])
+def test_a_changed_hash(record, seq):
+    rec = copy.deepcopy(record)
+    rec["moves"][seq - 1]["hash"] = "0" * 64
+    problem = first_problem(rec)
+    assert (problem.seq, problem.field, problem.found) == (seq, "hash", "0" * 64)
+
+
+def test_a_changed_outcome_and_status(record):
+    rec = copy.deepcopy(record)
+    rec["outcome"] = dict(rec["outcome"], score=rec["outcome"]["score"] + 1)
+    last = rec["moves"][-1]["seq"]
+    assert (first_problem(rec).seq, first_problem(rec).field) == (last, "outcome")
+    rec = copy.deepcopy(record)
+    rec["status"] = "won"
+    assert (first_problem(rec).seq, first_problem(rec).field) == (last, "status")
+
+
+def test_a_truncated_log_no_longer_ends_the_game(record):
+    rec = copy.deepcopy(record)
+    rec["moves"] = rec["moves"][:-1]
+    assert first_problem(rec).field in ("status", "outcome")
+
+
+def test_options_are_checked(record):
+    rec = copy.deepcopy(record)
+    rec["options"]["recycle_reserve"] = not rec["options"]["recycle_reserve"]
+    assert first_problem(rec).field in ("hash", "move", "status", "outcome") or verify(rec).valid
+    rec = copy.deepcopy(record)
+    del rec["options"]["recycle_reserve"]
+    assert first_problem(rec).field == "options"
+
+
+def test_an_unfinished_game_is_not_verifiable_yet():
+    service = GameService(InMemoryStore(), fixed_clock, counting_secrets())
+    snap = service.create_game("royal-assassin", None, "royal")
+    service.play(snap.game["id"], snap.token, 0, {"type": "reserve"})
+    rec = service.record(snap.game["id"], None)
+    assert first_problem(rec).field == "status"
+    secret = service.create_game("royal-assassin", None, None)
+    rec = service.record(secret.game["id"], None)
+    assert "seed" not in rec and first_problem(rec).field == "seed"
+
+
+def test_undo_events_verify():
+    service = GameService(InMemoryStore(), fixed_clock, counting_secrets())
+    snap = service.create_game("royal-assassin", {"undo": True}, None)
+    gid, token = snap.game["id"], snap.token
+    snap = service.play(gid, token, 0, {"type": "reserve"})
+    snap = service.play(gid, token, 1, {"type": "undo"})
+    snap = service.play(gid, token, 2, {"type": "resign"})
+    rec = service.record(gid, None)
+    assert [m["move"]["type"] for m in rec["moves"]] == ["reserve", "undo", "resign"]
+    assert verify(rec).valid
+
+
+def mutations(record):
+    """Replace one node anywhere in the record with arbitrary JSON."""
+
+    def paths(value, path=()):
+        yield path
+        if isinstance(value, dict):
+            for key, child in value.items():
+                yield from paths(child, (*path, key))
+        elif isinstance(value, list):
+            for i, child in enumerate(value):
+                yield from paths(child, (*path, i))
+
+    every = list(paths(record))
+    return st.tuples(st.sampled_from(every), JSON_VALUES)
+
+
+@settings(max_examples=300)
+@given(data=st.data())
+def test_any_hostile_record_is_a_verdict(record, data):
+    path, value = data.draw(mutations(record))
+    rec = copy.deepcopy(record)
+    if not path:
+        rec = value
+    else:
+        target = rec
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+    verdict = verify(rec)
+    same = json.dumps(rec, sort_keys=True) == json.dumps(record, sort_keys=True)  # False != 0
+    assert verdict.valid == same
+    assert isinstance(verdict.summary(), str) and isinstance(verdict.to_json(), dict)
