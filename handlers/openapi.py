@@ -15,8 +15,10 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 
 from domain.capabilities import GameEntry
 from domain.deal import seed_commitment
-from domain.record import move_hash
+from domain.playthrough import Playthrough
+from domain.record import RECORD_FORMAT, move_hash
 from domain.registry import GAMES
+from domain.verify import verify
 from handlers import schemas
 from handlers.app import MAX_BODY_BYTES
 from handlers.problems import KINDS
@@ -130,6 +132,162 @@ def _move_request(move_variants: list[dict[str, str]]) -> dict[str, Any]:
     }
 
 
+def _record_example(game_example: dict[str, Any], move: dict[str, Any]) -> dict[str, Any]:
+    """A finished example game's record: its first move, then a resignation."""
+    ruleset = EXAMPLE_GAME.ruleset
+    game = Playthrough(ruleset, EXAMPLE_GAME.example_seed, None)
+    moves, previous = [], game_example["seed_commitment"]
+    for seq, played in enumerate((move, {"type": "resign"}), start=1):
+        game.play(0, played)
+        previous = move_hash(previous, seq, 0, played)
+        moves.append({"seq": seq, "seat": 0, "move": played,
+                      "at": f"2026-11-22T03:26:1{seq}.004Z", "hash": previous})  # fmt: skip
+    return {
+        "format": RECORD_FORMAT,
+        "id": game_example["id"],
+        "ruleset": ruleset.id,
+        "options": ruleset.validate_options(None),
+        "seed_commitment": game_example["seed_commitment"],
+        "seed": EXAMPLE_GAME.example_seed,
+        "created_at": game_example["created_at"],
+        "moves": moves,
+        "status": ruleset.status(game.state),
+        "outcome": ruleset.outcome(game.state),
+    }
+
+
+def _record_paths(spec: APISpec, game_example: dict[str, Any], move: dict[str, Any]) -> None:
+    """Records, verification, step-by-step replay and the finished games' listing."""
+    record = _record_example(game_example, move)
+    verdict = verify(record).to_json()
+    token: dict[str, list[str]] = {"seatToken": []}
+    spec.path(
+        path="/v1/games/{game_id}/record",
+        operations={
+            "get": {
+                "operationId": "getRecord",
+                "summary": "The game's record, to download and verify offline",
+                "description": "docs/record-format.md. While the game is played the seed is "
+                "left out unless the client chose it; a finished game's record is complete. "
+                "Verify it with `court verify FILE` or `POST /v1/records/verify`.",
+                "parameters": [GAME_ID],
+                "security": [{}, token],
+                "responses": {
+                    "200": _json(
+                        "Record",
+                        "The record (served as an attachment).",
+                        record,
+                        headers={
+                            "Content-Disposition": {
+                                "schema": {"type": "string"},
+                                "description": 'attachment; filename="royal-court-{id}.json"',
+                            }
+                        },
+                    ),
+                    "401": _problem("token-required"),
+                    "403": FORBIDDEN,
+                    "404": NOT_FOUND,
+                    "503": UNAVAILABLE,
+                },
+            }
+        },
+    )
+    spec.path(
+        path="/v1/records/verify",
+        operations={
+            "post": {
+                "operationId": "verifyRecord",
+                "summary": "Verify a record: seed, hash chain, every move, outcome",
+                "description": "Any JSON body gets a verdict (200), `valid` true or false with "
+                "the first problem found: its seq, what was expected, what was found.",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {
+                            # Any JSON at all is answered with a verdict: a record of the wrong
+                            # shape is a record that does not verify, not a bad request.
+                            "schema": {
+                                "description": "A record (the Record schema), or anything "
+                                "else, which is then reported as not valid."
+                            },
+                            "example": record,
+                        }
+                    },
+                },
+                "responses": {
+                    "200": _json("Verdict", "The verdict.", verdict),
+                    "400": MALFORMED,
+                    "413": _problem("body-too-large", description="The body is over 1 MiB."),
+                },
+            }
+        },
+    )
+    spec.path(
+        path="/v1/games/{game_id}/replay",
+        operations={
+            "get": {
+                "operationId": "replayStep",
+                "summary": "The view after `at` events, with the event that led there",
+                "description": "Finished games: anyone, any step, the spectator's view and the "
+                "whole deal. Games in play: a seat's token, its own view, steps up to now.",
+                "parameters": [
+                    GAME_ID,
+                    {
+                        "name": "at",
+                        "in": "query",
+                        "required": True,
+                        "schema": {"type": "integer", "minimum": 0},
+                        "description": "0: the deal; k: after the k-th event.",
+                    },
+                ],
+                "security": [{}, token],
+                "responses": {
+                    "200": _json("ReplayStep", "The step."),
+                    "401": _problem("token-required"),
+                    "403": FORBIDDEN,
+                    "404": NOT_FOUND,
+                    "422": _problem("invalid-request", "invalid-body"),
+                    "503": UNAVAILABLE,
+                },
+            }
+        },
+    )
+    spec.path(
+        path="/v1/games",
+        operations={
+            "get": {
+                "operationId": "listFinishedGames",
+                "summary": "Finished games, newest first, a page at a time",
+                "parameters": [
+                    {
+                        "name": "status",
+                        "in": "query",
+                        "required": True,
+                        "schema": {"type": "string", "enum": ["finished"]},
+                    },
+                    {"name": "ruleset", "in": "query", "schema": {"type": "string"}},
+                    {
+                        "name": "limit",
+                        "in": "query",
+                        "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
+                    },
+                    {
+                        "name": "cursor",
+                        "in": "query",
+                        "schema": {"type": "string"},
+                        "description": "The previous page's `cursor`, as it came.",
+                    },
+                ],
+                "responses": {
+                    "200": _json("GameList", "A page of finished games."),
+                    "422": _problem("invalid-body", "invalid-request", "unknown-ruleset"),
+                    "503": UNAVAILABLE,
+                },
+            }
+        },
+    )
+
+
 def _move_variant_name(entry: GameEntry) -> str:
     return "".join(part.title() for part in entry.id.split("-")) + "Move"
 
@@ -154,6 +312,10 @@ def build_spec() -> APISpec:
         schemas.MoveLog,
         schemas.RulesetList,
         schemas.Health,
+        schemas.Record,
+        schemas.Verdict,
+        schemas.ReplayStep,
+        schemas.GameList,
     ):
         spec.components.schema(schema.__name__, schema=schema)
     variants = []
@@ -344,6 +506,7 @@ def build_spec() -> APISpec:
             },
         },
     )
+    _record_paths(spec, game_example, first_move)
     spec.path(
         path="/openapi.yaml",
         operations={

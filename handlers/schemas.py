@@ -192,6 +192,81 @@ class MoveLog(Schema):
     moves = fields.List(fields.Nested(LoggedMove), required=True)
 
 
+class Record(Schema):
+    """docs/record-format.md: everything needed to re-derive and check the game."""
+
+    format = fields.String(required=True, metadata={"example": "royal-court-record/1"})
+    id = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    options = fields.Dict(required=True)
+    seed_commitment = fields.String(required=True)
+    seed = fields.String(
+        metadata={"description": "Present when the client chose it or the game is over."}
+    )
+    created_at = fields.String(required=True)
+    from_game = fields.String(metadata={"description": "The game whose deal this one replays."})
+    moves = fields.List(fields.Nested(LoggedMove), required=True)
+    status = fields.String(required=True)
+    outcome = fields.Dict(required=True, allow_none=True)
+
+
+class VerifyProblem(Schema):
+    seq = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "Null: the record itself."}
+    )
+    field = fields.String(required=True)
+    expected = fields.Raw(required=True, allow_none=True)
+    found = fields.Raw(required=True, allow_none=True)
+    message = fields.String(required=True)
+
+
+class Verdict(Schema):
+    valid = fields.Boolean(required=True)
+    ruleset = fields.String(required=True, allow_none=True)
+    result = fields.String(required=True, allow_none=True)
+    score = fields.Raw(required=True, allow_none=True)
+    moves = fields.Integer(required=True)
+    problems = fields.List(
+        fields.Nested(VerifyProblem),
+        required=True,
+        metadata={"description": "Empty when valid; else the first problem found."},
+    )
+
+
+class ReplayStep(Schema):
+    at = fields.Integer(required=True)
+    version = fields.Integer(required=True, metadata={"description": "Events in the log now."})
+    move = fields.Nested(LoggedMove, required=True, allow_none=True)
+    effects = fields.List(fields.Dict(), required=True)
+    view = View
+    deck = fields.List(
+        fields.String(),
+        metadata={"description": "Finished games only: the whole deal, top card first."},
+    )
+
+
+class FinishedGame(Schema):
+    id = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    status = fields.String(required=True)
+    outcome = fields.Dict(required=True)
+    moves = fields.Integer(required=True)
+    created_at = fields.String(required=True)
+    finished_at = fields.String(required=True)
+    seed_commitment = fields.String(required=True)
+    seed = fields.String(required=True)
+    record = fields.String(required=True, metadata={"example": "/v1/games/{id}/record"})
+
+
+class GameList(Schema):
+    games = fields.List(fields.Nested(FinishedGame), required=True)
+    cursor = fields.String(
+        required=True,
+        allow_none=True,
+        metadata={"description": "Pass it back as `cursor` for the next page; null: the last."},
+    )
+
+
 class OptionDescription(Schema):
     name = fields.String(required=True)
     type = fields.String(required=True, metadata={"example": "boolean"})
