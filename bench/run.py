@@ -18,6 +18,7 @@ from domain.ruleset import Json
 from domain.service import GameService
 from domain.simulate import simulate, wilson_interval
 from domain.store import MoveEvent
+from domain.verify import verify
 from handlers.app import create_app
 from handlers.config import new_secret, utc_now
 from infra.sqlite_store import SqliteStore
@@ -297,8 +298,57 @@ def print_table(rows: list[tuple[str, str, str]]) -> None:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)))
 
 
+def _record_of(ruleset_id: str, seed: str, options: dict[str, object], moves: list[Json]) -> Json:
+    """A finished game's record, played through the service on the in-memory store."""
+    from tests.fakes import InMemoryStore
+
+    service = GameService(InMemoryStore(), utc_now, new_secret)
+    snap = service.create_game(ruleset_id, options, seed)
+    game_id, token = snap.game["id"], snap.token
+    assert token is not None
+    for version, move in enumerate(moves):
+        service.play(game_id, token, version, move)
+    return service.record(game_id, None)
+
+
+def bench_records() -> list[tuple[str, str, str]]:
+    """Verifying costs about one replay: the chain is one SHA-256 per move."""
+    rows = []
+    options: dict[str, object] = {"recycle_reserve": True}
+    log = [*stalling_log("royal-assassin", "bench-0", options, 149), {"type": "resign"}]
+    record = _record_of("royal-assassin", "bench-0", options, log)
+    assert verify(record).valid and len(record["moves"]) == 150
+    ruleset = get_ruleset("royal-assassin")
+    events = [(m["seat"], m["move"]) for m in record["moves"]]
+    verify_s = min(_timings(lambda: verify(record), 30))
+    replay_s = min(_timings(lambda: replay(ruleset, "bench-0", record["options"], events), 30))
+    rows.append(
+        (
+            "court verify of a 150-move record (in process)",
+            f"{verify_s * 1e3:.2f} ms = {verify_s / replay_s:.2f}x one replay "
+            f"({replay_s * 1e3:.2f} ms)",
+            "about one replay",
+        )
+    )
+    game = get_game("royal-assassin")
+    records = []
+    for i in range(100):
+        _, played = play_out(ruleset, f"verify-{i}", None, game.policies["greedy"])
+        records.append(_record_of("royal-assassin", f"verify-{i}", {}, [m for _, m in played]))
+    best = min(_timings(lambda: [verify(r) for r in records], 3))
+    moves = statistics.mean(len(r["moves"]) for r in records)
+    rows.append(
+        (
+            f"verify throughput, finished royal-assassin records ({moves:.0f} moves avg)",
+            f"{len(records) / best:,.0f} records/s",
+            "",
+        )
+    )
+    return rows
+
+
 def main() -> None:
-    print_table(bench_rules() + bench_adaman() + bench_service())
+    print_table(bench_rules() + bench_adaman() + bench_service() + bench_records())
 
 
 if __name__ == "__main__":

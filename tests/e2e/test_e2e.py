@@ -145,3 +145,27 @@ def test_docs_are_served(tmp_path, path):
         urllib.request.urlopen(base + path, timeout=5) as response,
     ):
         assert response.status == 200
+
+
+def test_a_newcomer_downloads_a_record_and_verifies_it_offline(tmp_path):
+    """Done when of the records issue: finish a game, `court record --url`, `court verify`."""
+    with server("--db", str(tmp_path / "court.db")) as (base, _):
+        status, _, created = call(base, "POST", "/v1/games", {"ruleset": "royal-assassin"})
+        gid, token = created["game"]["id"], created["token"]
+        status, _, _ = call(
+            base, "POST", f"/v1/games/{gid}/moves", {"version": 0, "move": {"type": "resign"}},
+            token,
+        )  # fmt: skip
+        assert status == 201
+        record = subprocess.run(
+            [sys.executable, "-m", "handlers.cli", "record", gid, "--url", base],
+            capture_output=True, text=True, timeout=30, cwd=ROOT,
+        )  # fmt: skip
+    assert record.returncode == 0, record.stderr
+    path = tmp_path / "game.json"
+    path.write_text(record.stdout)
+    verified = subprocess.run(
+        [sys.executable, "-m", "handlers.cli", "verify", str(path)],
+        capture_output=True, text=True, timeout=30, cwd=ROOT,
+    )  # fmt: skip
+    assert verified.returncode == 0 and verified.stdout.startswith("OK royal-assassin lost ")

@@ -293,3 +293,95 @@ def test_play_says_what_each_move_set_off(capsys, monkeypatch):
     )  # fmt: skip
     # 2) reserve: the Six of Clubs goes to the reserve, then forced draws turn cards up.
     assert code == 0 and "> reserve card 6C" in out and "> forced move: draw" in out
+
+
+# ---- records: court record, court verify, court replay --record -------------------------------
+
+
+@pytest.fixture
+def finished_game_db(tmp_path):
+    """A SQLite file holding one finished Adaman game; returns (path, game id)."""
+    from domain.service import GameService
+    from infra.sqlite_store import SqliteStore
+    from tests.api_helpers import counting_secrets, fixed_clock
+
+    path = str(tmp_path / "court.db")
+    service = GameService(SqliteStore(path), fixed_clock, counting_secrets())
+    snap = service.create_game("adaman", None, None)
+    gid, token, version = snap.game["id"], snap.token, 0
+    while snap.game["status"] == "playing":
+        real = [m for m in snap.view["legal_moves"] if m["type"] != "resign"]
+        snap = service.play(gid, token, version, real[0])
+        version += 1
+    return path, gid
+
+
+def test_record_from_the_local_store_verifies_offline(capsys, tmp_path, finished_game_db):
+    db, gid = finished_game_db
+    code, out, _ = run(capsys, "record", gid, "--db", db)
+    record = json.loads(out)
+    assert code == 0 and record["id"] == gid and record["seed"]
+    path = tmp_path / "game.json"
+    path.write_text(out)
+    code, out, _ = run(capsys, "verify", str(path))
+    n = len(record["moves"])
+    assert code == 0
+    assert (
+        out.strip()
+        == f"OK adaman {record['outcome']['result']} {record['outcome']['score']} ({n} moves)"
+    )
+    code, out, _ = run(capsys, "verify", str(path), "--json")
+    assert code == 0 and json.loads(out)["valid"] is True
+
+
+def test_verify_names_the_first_problem_and_exits_1(capsys, tmp_path, finished_game_db):
+    db, gid = finished_game_db
+    _, out, _ = run(capsys, "record", gid, "--db", db)
+    record = json.loads(out)
+    record["moves"][1]["move"] = {"type": "resign"}
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(record))
+    code, out, _ = run(capsys, "verify", str(path))
+    assert code == 1 and out.startswith("INVALID at seq 2, hash: ")
+    code, out, _ = run(capsys, "verify", str(path), "--json")
+    verdict = json.loads(out)
+    assert code == 1 and verdict["problems"][0]["seq"] == 2
+
+
+@pytest.mark.parametrize("content", [None, b"{not json", b"[" * 100000, b"NaN"])
+def test_verify_of_an_unreadable_file_exits_2(capsys, tmp_path, content):
+    path = tmp_path / "record.json"
+    if content is not None:
+        path.write_bytes(content)
+    code, out, err = run(capsys, "verify", str(path))
+    assert code == 2 and out == "" and err.startswith("court: ") and "Traceback" not in err
+
+
+def test_verify_reads_standard_input(capsys, monkeypatch, finished_game_db):
+    db, gid = finished_game_db
+    _, out, _ = run(capsys, "record", gid, "--db", db)
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(out.encode())))
+    code, out, _ = run(capsys, "verify", "-")
+    assert code == 0 and out.startswith("OK adaman")
+
+
+def test_replay_a_record_step_by_step(capsys, tmp_path, finished_game_db):
+    db, gid = finished_game_db
+    _, out, _ = run(capsys, "record", gid, "--db", db)
+    path = tmp_path / "game.json"
+    path.write_text(out)
+    n = len(json.loads(out)["moves"])
+    code, out, _ = run(capsys, "replay", "--record", str(path))
+    steps = [json.loads(line) for line in out.splitlines()]
+    assert code == 0 and [s["at"] for s in steps] == list(range(n + 1))
+    assert steps[0]["move"] is None and steps[1]["move"]["seq"] == 1
+    code, out, _ = run(capsys, "replay", "--record", str(path), "--at", "1")
+    assert code == 0 and json.loads(out) == steps[1]
+    code, _, err = run(capsys, "replay", "--record", str(path), "--at", str(n + 1))
+    assert code == 2 and "--at must be from 0 to" in err
+
+
+def test_record_of_an_unknown_game_is_a_usage_error(capsys, finished_game_db):
+    db, _ = finished_game_db
+    code, _, err = run(capsys, "record", "nope", "--db", db)
+    assert code == 2 and "no game" in err

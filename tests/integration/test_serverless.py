@@ -85,7 +85,10 @@ def test_least_privilege_on_the_table_only(packaged):
     ]
     assert len(dynamo) == 1
     assert set(dynamo[0]["Action"]) == ALLOWED
-    assert dynamo[0]["Resource"] == [{"Fn::GetAtt": ["GamesTable", "Arn"]}]
+    assert dynamo[0]["Resource"] == [
+        {"Fn::GetAtt": ["GamesTable", "Arn"]},
+        {"Fn::Join": ["/", [{"Fn::GetAtt": ["GamesTable", "Arn"]}, "index", "*"]]},
+    ]
     text = json.dumps(template)
     assert "dynamodb:Scan" not in text and "dynamodb:DeleteItem" not in text
     assert "dynamodb:*" not in text
@@ -99,6 +102,15 @@ def test_table_function_and_api(packaged):
     assert {k["AttributeName"]: k["KeyType"] for k in table["KeySchema"]} == {
         "pk": "HASH",
         "sk": "RANGE",
+    }
+    from infra.dynamo_store import FINISHED_KEYS
+
+    indexes = {
+        i["IndexName"]: {k["AttributeName"]: k["KeyType"] for k in i["KeySchema"]}
+        for i in table["GlobalSecondaryIndexes"]
+    }
+    assert indexes == {
+        name: {key: "HASH", "fin_sk": "RANGE"} for name, key in FINISHED_KEYS.items()
     }
     function = next(iter(resources(template, "AWS::Lambda::Function").values()))["Properties"]
     assert function["Runtime"] == "python3.11"

@@ -222,3 +222,14 @@ def test_any_hostile_record_is_a_verdict(record, data):
     same = json.dumps(rec, sort_keys=True) == json.dumps(record, sort_keys=True)  # False != 0
     assert verdict.valid == same
     assert isinstance(verdict.summary(), str) and isinstance(verdict.to_json(), dict)
+
+
+def test_the_documented_example_record_verifies():
+    """docs/record-format.md's full example is a real record: OK as the page says."""
+    from tests.stores import ROOT
+
+    text = (ROOT / "docs/record-format.md").read_text()
+    example = json.loads(text.split("```json\n", 1)[1].split("\n```", 1)[0])
+    verdict = verify(example)
+    assert verdict.valid, verdict.problems
+    assert f"`court verify game.json` prints `{verdict.summary()}`" in text
