@@ -129,6 +129,9 @@ def verify(record: object) -> Verdict:
     """The verdict on `record`: valid, or the first problem found (see the module's list)."""
     try:
         return _verify(record)
+    except RecursionError:  # JSON nested past what can be hashed: no record of ours
+        refused = _fail(None, "record", "a record", "JSON nested too deeply", "nested too deeply")
+        return Verdict(False, problems=[refused.problem])
     except _Refused as refused:
         name = record.get("ruleset") if isinstance(record, dict) else None
         return Verdict(False, name if isinstance(name, str) else None, problems=[refused.problem])
