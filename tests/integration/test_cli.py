@@ -160,13 +160,21 @@ def test_adaman_deal_and_simulate_best(capsys):
     assert code == 0 and summary["ruleset"] == "adaman" and summary["games"] == 6
 
 
-def test_solve_one_deal_prints_a_replayable_line(capsys, tmp_path):
-    code, out, _ = run(capsys, "solve", "adaman", "--seed", "solve-3")
+@pytest.mark.parametrize(
+    ("ruleset", "seed", "options"),
+    [
+        ("adaman", "solve-3", []),
+        ("royal-assassin", "royal", []),
+        ("royal-assassin", "solve-7", ["--option", "recycle_reserve=true"]),
+    ],
+)
+def test_solve_one_deal_prints_a_replayable_line(capsys, tmp_path, ruleset, seed, options):
+    code, out, _ = run(capsys, "solve", ruleset, "--seed", seed, *options)
     result = json.loads(out)
     assert code == 0 and result["winnable"] is True and result["complete"] is True
     moves = tmp_path / "line.json"
     moves.write_text(json.dumps(result["line"]))
-    _, out, _ = run(capsys, "replay", "adaman", "--seed", "solve-3", "--moves", str(moves))
+    _, out, _ = run(capsys, "replay", ruleset, "--seed", seed, "--moves", str(moves), *options)
     assert json.loads(out)["status"] == "won"
 
 
