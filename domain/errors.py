@@ -100,6 +100,18 @@ class InvalidRequest(ValueError):
         self.field = field
 
 
+class DailyNotFound(LookupError):
+    """No daily challenge for that date yet (the day has not begun, UTC)."""
+
+
+class AttemptExists(Exception):
+    """The player already has a ranked attempt at this day's deal: `game_id`."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"already played today's deal: game {game_id}")
+        self.game_id = game_id
+
+
 # ---- storage -----------------------------------------------------------------------------------
 
 

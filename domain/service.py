@@ -14,22 +14,36 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from domain.capabilities import AnyRuleset
+from domain.capabilities import AnyRuleset, GameEntry
+from domain.daily import check_date, display_name, leaderboard_key, select
 from domain.deal import check_seed, seed_commitment
 from domain.errors import (
+    DailyNotFound,
     Forbidden,
     GameNotFound,
     GameOver,
     IdempotencyMismatch,
     InvalidRequest,
     StaleVersion,
+    StoreUnavailable,
     Unauthenticated,
     VersionConflict,
 )
 from domain.playthrough import Playthrough, replay
 from domain.record import RECORD_FORMAT, move_hash
-from domain.registry import RULESETS, get_ruleset
-from domain.store import Finish, GameRecord, GameStore, MoveEvent, StoredGame
+from domain.registry import GAMES, RULESETS, get_game, get_ruleset
+from domain.store import (
+    DailyDeal,
+    Finish,
+    GameRecord,
+    GameStore,
+    LeaderboardEntry,
+    MoveEvent,
+    PlayerRecord,
+    StoredGame,
+    decode_cursor,
+    encode_cursor,
+)
 
 Json = dict[str, Any]
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -59,11 +73,16 @@ def logged(event: MoveEvent) -> Json:
 
 class GameService:
     def __init__(
-        self, store: GameStore, clock: Callable[[], str], new_secret: Callable[[], str]
+        self,
+        store: GameStore,
+        clock: Callable[[], str],
+        new_secret: Callable[[], str],
+        daily_secret: bytes = b"",
     ) -> None:
         self.store = store
         self.clock = clock
         self.new_secret = new_secret
+        self.daily_secret = daily_secret  # keys the daily deals: without it, none can be chosen
 
     # ---- queries ---------------------------------------------------------------------------
 
@@ -74,11 +93,15 @@ class GameService:
     def read_game(self, game_id: str, token: str | None) -> Snapshot:
         stored = self._load(game_id)
         seat = self._seat(stored.record, token) if token is not None else None
+        self._guard_daily(stored.record, seat)
         game = self._replay(stored, stored.version)
         return Snapshot(self._game_json(stored.record, stored.version, game), game.view(seat))
 
-    def moves(self, game_id: str) -> list[Json]:
-        return [logged(m) for m in self._load(game_id).moves]
+    def moves(self, game_id: str, token: str | None = None) -> list[Json]:
+        stored = self._load(game_id)
+        seat = self._seat(stored.record, token) if token is not None else None
+        self._guard_daily(stored.record, seat)
+        return [logged(m) for m in stored.moves]
 
     def record(self, game_id: str, token: str | None) -> Json:
         """The game's record (docs/record-format.md), as much of it as the requester may see.
@@ -87,8 +110,8 @@ class GameService:
         is over the record is complete, and anyone can verify it end to end.
         """
         stored = self._load(game_id)
-        if token is not None:
-            self._seat(stored.record, token)  # a wrong token is refused, as everywhere
+        seat = self._seat(stored.record, token) if token is not None else None
+        self._guard_daily(stored.record, seat)
         game = self._replay(stored, stored.version)
         r = stored.record
         out: Json = {
@@ -98,7 +121,7 @@ class GameService:
             "options": r.options,
             "seed_commitment": r.seed_commitment,
         }
-        if r.seed_known or game.ruleset.is_over(game.state):
+        if self._seed_public(r, game.ruleset.is_over(game.state)):
             out["seed"] = r.seed
         out["created_at"] = r.created_at
         if r.from_game is not None:
@@ -117,8 +140,9 @@ class GameService:
         """
         stored = self._load(game_id)
         seat = self._seat(stored.record, token) if token is not None else None
+        self._guard_daily(stored.record, seat)
         final = self._replay(stored, stored.version)
-        over = final.ruleset.is_over(final.state)
+        over = self._seed_public(stored.record, final.ruleset.is_over(final.state))
         if not over and seat is None:
             raise Unauthenticated("stepping through a game in play needs a seat's token")
         if not 0 <= at <= stored.version:
@@ -220,7 +244,7 @@ class GameService:
                 "from_game", f"that game is {source.record.ruleset}, not {ruleset.id}"
             )
         game = self._replay(source, source.version)
-        if not ruleset.is_over(game.state):
+        if not self._seed_public(source.record, ruleset.is_over(game.state)):
             raise InvalidRequest(
                 "from_game", "that game is still being played: its deal is secret until it ends"
             )
@@ -260,7 +284,14 @@ class GameService:
         if ruleset.is_over(game.state):
             outcome = ruleset.outcome(game.state)
             assert outcome is not None
-            finish = Finish(ruleset.status(game.state), outcome, at, ruleset.id)
+            entry = None
+            if stored.record.daily is not None:
+                daily = stored.record.daily
+                key = leaderboard_key(outcome["result"], outcome["score"], seq, at, game_id)
+                entry = LeaderboardEntry(daily["date"], ruleset.id, key, game_id, daily["player"],
+                                         daily["name"], outcome["result"], outcome["score"], seq,
+                                         at)  # fmt: skip
+            finish = Finish(ruleset.status(game.state), outcome, at, ruleset.id, entry)
         try:
             self.store.append(game_id, version, event, finish)
         except VersionConflict:
@@ -273,6 +304,176 @@ class GameService:
                     return earlier
             raise StaleVersion(latest.version) from None
         return Snapshot(self._game_json(stored.record, seq, game), game.view(seat), effects)
+
+    # ---- daily challenges (docs/daily.md) -------------------------------------------------------
+
+    def today(self) -> str:
+        """The current UTC date, from the injected clock: the day boundary is testable."""
+        return self.clock()[:10]
+
+    def daily(self, date: str) -> Json:
+        """The day's deal of every solitaire: commitment, difficulty, players; the seed only
+        once the day is over."""
+        today = self.today()
+        day = check_date(date, today)
+        if day > today:
+            raise DailyNotFound(f"no daily challenge for {day} yet (today is {today}, UTC)")
+        challenges = []
+        for game in GAMES.values():
+            if game.ruleset.max_seats != 1:
+                continue
+            deal = self._daily_deal(day, game)
+            entry: Json = {
+                "ruleset": game.id,
+                "seed_commitment": deal.seed_commitment,
+                "difficulty": deal.difficulty,
+                "bot_win_rate": deal.bot_wins / deal.bot_games,
+                "players": deal.players,
+                "ranked": day == today,
+                "leaderboard": f"/v1/daily/{day}/{game.id}/leaderboard",
+            }
+            if day < today:
+                entry["seed"] = deal.seed
+            challenges.append(entry)
+        return {"date": day, "today": today, "over": day < today, "challenges": challenges}
+
+    def _daily_deal(self, day: str, game: GameEntry) -> DailyDeal:
+        kept = self.store.load_daily(day, game.id)
+        if kept is None:
+            if not self.daily_secret:
+                raise StoreUnavailable("no daily secret is configured", retry_after=60)
+            kept = self.store.save_daily(select(game, self.daily_secret, day))
+        return kept
+
+    def create_player(self, name: object) -> Json:
+        player_id = self.new_secret()[:16]
+        shown = display_name(name, player_id)
+        secret = self.new_secret()
+        self.store.create_player(PlayerRecord(player_id, shown, token_digest(secret), self.clock()))
+        return {"player_id": player_id, "name": shown, "token": f"{player_id}.{secret}"}
+
+    def _player(self, token: str | None) -> PlayerRecord:
+        if token is None:
+            raise Unauthenticated("a daily challenge needs a player's token (POST /v1/players)")
+        player_id, _, secret = token.partition(".")
+        player = self.store.load_player(player_id) if GAME_ID.fullmatch(player_id) else None
+        if player is None or not hmac.compare_digest(token_digest(secret), player.token_hash):
+            raise Forbidden("this is not a player's token")
+        return player
+
+    def start_daily(self, date: str, ruleset_id: str, player_token: str | None) -> Snapshot:
+        """Today: the player's one ranked attempt. A past day: a practice game on its deal."""
+        game = get_game(ruleset_id)
+        if game.ruleset.max_seats != 1:
+            raise InvalidRequest("ruleset", "daily challenges are for solitaires")
+        today = self.today()
+        day = check_date(date, today)
+        if day > today:
+            raise DailyNotFound(f"no daily challenge for {day} yet (today is {today}, UTC)")
+        deal = self._daily_deal(day, game)
+        if day < today:  # practice: unranked, and the seed is public by now
+            if player_token is not None:
+                self._player(player_token)
+            return self.create_game(game.id, None, deal.seed)
+        player = self._player(player_token)
+        ruleset = game.ruleset
+        options = ruleset.validate_options(None)  # fixed by the server; no undo when ranked
+        played = Playthrough(ruleset, deal.seed, options)
+        token = self.new_secret()
+        record = GameRecord(
+            id=self.new_secret(),
+            ruleset=ruleset.id,
+            options=dict(options),
+            seed=deal.seed,
+            seed_commitment=deal.seed_commitment,
+            seed_known=False,
+            created_at=self.clock(),
+            token_hashes={"0": token_digest(token)},
+            status=ruleset.status(played.state),
+            outcome=ruleset.outcome(played.state),
+            daily={"date": day, "player": player.id, "name": player.name},
+        )
+        self.store.create_attempt(day, player.id, record)  # AttemptExists names the first
+        return Snapshot(self._game_json(record, 0, played), played.view(0), None, token)
+
+    def leaderboard(
+        self,
+        date: str,
+        ruleset_id: str,
+        limit: int,
+        cursor: str | None,
+        player_token: str | None = None,
+    ) -> Json:
+        game = get_game(ruleset_id)
+        today = self.today()
+        day = check_date(date, today)
+        if day > today:
+            raise DailyNotFound(f"no daily challenge for {day} yet (today is {today}, UTC)")
+        if not 1 <= limit <= MAX_PAGE:
+            raise InvalidRequest("limit", f"limit must be from 1 to {MAX_PAGE}")
+        after, rank = None, 0
+        if cursor is not None:
+            position = decode_cursor(cursor, ("key", "rank"))
+            after, rank = position["key"], _count(position["rank"])
+        over = day < today
+        page = self.store.leaderboard(day, game.id, limit + 1, after)
+        entries = [self._entry_json(e, rank + i + 1, over) for i, e in enumerate(page[:limit])]
+        next_cursor = None
+        if len(page) > limit:
+            next_cursor = encode_cursor({"key": page[limit - 1].key, "rank": str(rank + limit)})
+        out: Json = {"date": day, "ruleset": game.id, "over": over, "entries": entries,
+                     "cursor": next_cursor}  # fmt: skip
+        if player_token is not None:
+            out["you"] = self._own_entry(day, game.id, self._player(player_token), over)
+        return out
+
+    def _own_entry(self, day: str, ruleset_id: str, player: PlayerRecord, over: bool) -> Json:
+        game_id = self.store.load_attempt(day, ruleset_id, player.id)
+        if game_id is None:
+            return {"name": player.name, "played": False}
+        record = self._load(game_id).record
+        if record.finished_at is None or record.outcome is None:
+            return {"name": player.name, "played": True, "finished": False, "game_id": game_id}
+        key = leaderboard_key(
+            record.outcome["result"], record.outcome["score"], record.version,
+            record.finished_at, game_id,
+        )  # fmt: skip
+        rank = self.store.leaderboard_rank(day, ruleset_id, key)
+        entry = LeaderboardEntry(day, ruleset_id, key, game_id, player.id, player.name,
+                                 record.outcome["result"], record.outcome["score"],
+                                 record.version, record.finished_at)  # fmt: skip
+        return self._entry_json(entry, rank, over) | {"played": True, "finished": True}
+
+    @staticmethod
+    def _entry_json(entry: LeaderboardEntry, rank: int, over: bool) -> Json:
+        out: Json = {
+            "rank": rank,
+            "name": entry.name,
+            "result": entry.result,
+            "score": entry.score,
+            "moves": entry.moves,
+            "finished_at": entry.finished_at,
+            "game_id": entry.game_id,
+        }
+        if over:
+            out["record"] = f"/v1/games/{entry.game_id}/record"
+        return out
+
+    def _seed_public(self, record: GameRecord, over: bool) -> bool:
+        """Whether the seed may be shown: chosen by the client, or the game is over; and for a
+        ranked daily game, only once its day is over (else a finished player could pass the
+        deck on to those still to play)."""
+        if record.seed_known:
+            return True
+        if record.daily is not None:
+            return over and record.daily["date"] < self.today()
+        return over
+
+    def _guard_daily(self, record: GameRecord, seat: int | None) -> None:
+        """A ranked daily game is its player's alone until the day is over: what it shows
+        (cards drawn, the log replayed) would tell others the day's deck."""
+        if record.daily is not None and seat is None and record.daily["date"] >= self.today():
+            raise Forbidden("a ranked daily game is private to its player until the day is over")
 
     # ---- helpers ---------------------------------------------------------------------------
 
@@ -318,8 +519,7 @@ class GameService:
         effects = game.play(event.seat, event.move)
         return Snapshot(self._game_json(stored.record, seq, game), game.view(event.seat), effects)
 
-    @staticmethod
-    def _game_json(record: GameRecord, version: int, game: Playthrough) -> Json:
+    def _game_json(self, record: GameRecord, version: int, game: Playthrough) -> Json:
         ruleset = game.ruleset
         over = ruleset.is_over(game.state)
         out: Json = {
@@ -335,12 +535,21 @@ class GameService:
         }
         if record.from_game is not None:
             out["from_game"] = record.from_game
-        if record.seed_known or over:
+        if record.daily is not None:
+            out["daily"] = {"date": record.daily["date"], "name": record.daily["name"]}
+        if self._seed_public(record, over):
             out["seed"] = record.seed  # revealed: anyone can now check it and re-deal
-        if over:
+        if "seed" in out and over:
             out["share"] = {
                 "record": f"/v1/games/{record.id}/record",
                 "seed": record.seed,
                 "same_deal": {"ruleset": record.ruleset, "from_game": record.id},
             }
         return out
+
+
+def _count(text: str) -> int:
+    """A count carried in a cursor, which a client may have forged."""
+    if not text.isdigit() or len(text) > 9:
+        raise InvalidRequest("cursor", "not a cursor this server gave")
+    return int(text)

@@ -33,6 +33,7 @@ class GameRecord:
     outcome: Json | None = None
     from_game: str | None = None  # the game whose deal this one replays (a shared deal)
     finished_at: str | None = None  # when the finishing move was accepted
+    daily: Json | None = None  # a ranked daily attempt: {"date", "player", "name"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +65,47 @@ class Finish:
     outcome: Json
     at: str  # the finishing move's time: the finished games' listing is ordered by it
     ruleset: str  # repeated here so that a store can file the game by ruleset as it finishes
+    entry: LeaderboardEntry | None = None  # a ranked daily game's place, written with the move
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardEntry:
+    """A finished ranked daily game on its day's board; `key` sorts best first."""
+
+    date: str
+    ruleset: str
+    key: str
+    game_id: str
+    player_id: str
+    name: str
+    result: str
+    score: int
+    moves: int
+    finished_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRecord:
+    id: str
+    name: str  # as shown: the chosen name and a short suffix
+    token_hash: str
+    created_at: str
+
+
+@dataclass(frozen=True, slots=True)
+class DailyDeal:
+    """A day's deal of one ruleset, chosen once and kept so that every server agrees."""
+
+    date: str
+    ruleset: str
+    seed: str
+    seed_commitment: str
+    candidate: int  # k: the seed is candidate k of the day's HMAC sequence
+    difficulty: int  # 1 (easy) to 5 stars
+    bot_wins: int
+    bot_games: int
+    solver: Json  # the solver's verdict on the chosen candidate
+    players: int = 0  # ranked attempts so far
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,8 +134,34 @@ class GameStore(Protocol):
     def list_finished(self, ruleset: str | None, limit: int, cursor: str | None) -> Page:
         """Finished games (of one ruleset, or all), newest finish first, `limit` at most.
 
-        `cursor` is a previous page's, opaque to callers; a malformed one is InvalidCursor.
+        `cursor` is a previous page's, opaque to callers; a malformed one is InvalidRequest.
         """
+
+    # ---- daily challenges -------------------------------------------------------------------
+
+    def create_player(self, player: PlayerRecord) -> None: ...
+
+    def load_player(self, player_id: str) -> PlayerRecord | None: ...
+
+    def load_daily(self, date: str, ruleset: str) -> DailyDeal | None: ...
+
+    def save_daily(self, deal: DailyDeal) -> DailyDeal:
+        """Keep `deal` unless one is already kept (first writer wins); return the kept one."""
+
+    def create_attempt(self, date: str, player_id: str, record: GameRecord) -> None:
+        """Create the ranked game `record` and the player's attempt at the day's deal, and
+        count the player, at once; AttemptExists (creating nothing) if there is one."""
+
+    def load_attempt(self, date: str, ruleset: str, player_id: str) -> str | None:
+        """The game id of the player's ranked attempt, if any."""
+
+    def leaderboard(
+        self, date: str, ruleset: str, limit: int, after: str | None
+    ) -> list[LeaderboardEntry]:
+        """Entries best first (by key), after the key `after` if given."""
+
+    def leaderboard_rank(self, date: str, ruleset: str, key: str) -> int:
+        """1 + the number of entries whose key sorts before `key`."""
 
 
 def encode_cursor(position: dict[str, Any]) -> str:

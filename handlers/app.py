@@ -20,7 +20,14 @@ from domain.errors import Unauthenticated
 from domain.service import GameService
 from domain.verify import verify
 from handlers.problems import Problem, problem_for
-from handlers.schemas import CreateGameRequest, ListGamesQuery, MoveRequest, ReplayQuery
+from handlers.schemas import (
+    CreateGameRequest,
+    LeaderboardQuery,
+    ListGamesQuery,
+    MoveRequest,
+    PlayerRequest,
+    ReplayQuery,
+)
 
 MAX_BODY_BYTES = 16 * 1024
 MAX_RECORD_BYTES = 1024 * 1024  # a record to verify: thousands of moves
@@ -31,6 +38,8 @@ _create_schema = CreateGameRequest()
 _move_schema = MoveRequest()
 _list_schema = ListGamesQuery()
 _replay_schema = ReplayQuery()
+_player_schema = PlayerRequest()
+_leaderboard_schema = LeaderboardQuery()
 
 
 def _json_body(limit: int = MAX_BODY_BYTES) -> Any:
@@ -165,7 +174,7 @@ def create_app(
 
     @app.get("/v1/games/<game_id>/moves")
     def moves(game_id: str) -> Response:
-        return _json({"moves": service.moves(game_id)})
+        return _json({"moves": service.moves(game_id, _bearer_token())})
 
     @app.get("/v1/games")
     def list_games() -> Response:
@@ -186,6 +195,33 @@ def create_app(
         query = _replay_schema.load(request.args.to_dict())
         step = service.replay_step(game_id, _bearer_token(), query["at"])
         return _json(step, 200, {"Vary": "Authorization"})
+
+    @app.get("/v1/daily/<date>")
+    def daily(date: str) -> Response:
+        return _json(service.daily(date))
+
+    @app.post("/v1/players")
+    def create_player() -> Response:
+        body = _player_schema.load(_json_body())
+        return _json(service.create_player(body["name"]), 201)
+
+    @app.post("/v1/daily/<date>/<ruleset>/games")
+    def start_daily(date: str, ruleset: str) -> Response:
+        snap = service.start_daily(date, ruleset, _bearer_token())
+        game_id = g.created_game_id = snap.game["id"]
+        return _json(
+            {"game": snap.game, "token": snap.token, "view": snap.view},
+            201,
+            {"Location": f"/v1/games/{game_id}", "ETag": _etag(snap.game["version"])},
+        )
+
+    @app.get("/v1/daily/<date>/<ruleset>/leaderboard")
+    def leaderboard(date: str, ruleset: str) -> Response:
+        query = _leaderboard_schema.load(request.args.to_dict())
+        board = service.leaderboard(
+            date, ruleset, query["limit"], query.get("cursor"), _bearer_token()
+        )
+        return _json(board, 200, {"Vary": "Authorization", "Cache-Control": "no-cache"})
 
     @app.post("/v1/records/verify")
     def verify_record() -> Response:

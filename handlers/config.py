@@ -2,7 +2,11 @@
 
 Environment (all optional): ROYAL_STORE (sqlite|dynamodb), ROYAL_DB (SQLite file, default
 ./court.db), ROYAL_TABLE (DynamoDB table, default royal-court), ROYAL_DYNAMODB_ENDPOINT (e.g.
-DynamoDB Local), AWS_REGION, ROYAL_CORS_ORIGINS (comma-separated, default *).
+DynamoDB Local), AWS_REGION, ROYAL_CORS_ORIGINS (comma-separated, default *),
+ROYAL_LEADERBOARD_SHARDS (DynamoDB partitions per day's board, default 1), and the daily
+secret: ROYAL_DAILY_SECRET (the secret itself), or ROYAL_DAILY_SECRET_PARAM (the name of an SSM
+SecureString parameter, read once per cold start); with neither, on SQLite, a secret made once
+and kept next to the database file (mode 0600).
 """
 
 from __future__ import annotations
@@ -11,6 +15,7 @@ import os
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 
 from domain.service import GameService
 from domain.store import GameStore
@@ -35,6 +40,9 @@ class Settings:
     region: str | None = None
     cors_origins: tuple[str, ...] = ("*",)
     create_table: bool = False
+    daily_secret: str | None = None
+    daily_secret_param: str | None = None
+    leaderboard_shards: int = 1
 
     @classmethod
     def from_env(cls, default_store: str = "sqlite") -> Settings:
@@ -47,6 +55,9 @@ class Settings:
             endpoint_url=env.get("ROYAL_DYNAMODB_ENDPOINT") or None,
             region=env.get("AWS_REGION") or env.get("AWS_DEFAULT_REGION"),
             cors_origins=origins or ("*",),
+            daily_secret=env.get("ROYAL_DAILY_SECRET") or None,
+            daily_secret_param=env.get("ROYAL_DAILY_SECRET_PARAM") or None,
+            leaderboard_shards=int(env.get("ROYAL_LEADERBOARD_SHARDS", "1")),
         )
 
 
@@ -58,12 +69,34 @@ def build_store(settings: Settings) -> GameStore:
     if settings.store == "dynamodb":
         from infra.dynamo_store import DynamoStore, make_client
 
-        store = DynamoStore(make_client(settings.endpoint_url, settings.region), settings.table)
+        client = make_client(settings.endpoint_url, settings.region)
+        store = DynamoStore(client, settings.table, settings.leaderboard_shards)
         if settings.create_table:
             store.create_table()
         return store
     raise ValueError(f"unknown store {settings.store!r} (sqlite or dynamodb)")
 
 
+def daily_secret(settings: Settings) -> bytes:
+    """The key of the daily deals: from the environment, from SSM, or kept beside the SQLite
+    file (made on first use, readable by its owner only)."""
+    if settings.daily_secret:
+        return settings.daily_secret.encode("utf-8")
+    if settings.daily_secret_param:
+        import boto3
+
+        ssm = boto3.client("ssm", region_name=settings.region or "us-east-1")
+        found = ssm.get_parameter(Name=settings.daily_secret_param, WithDecryption=True)
+        return str(found["Parameter"]["Value"]).encode("utf-8")
+    if settings.store != "sqlite":
+        return b""  # daily challenges answer 503 until a secret is configured
+    path = Path(f"{settings.db}.daily-secret")
+    if not path.exists():
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as f:
+            f.write(secrets.token_hex(32))
+    return path.read_text().strip().encode("utf-8")
+
+
 def build_service(settings: Settings) -> GameService:
-    return GameService(build_store(settings), utc_now, new_secret)
+    return GameService(build_store(settings), utc_now, new_secret, daily_secret(settings))

@@ -17,6 +17,8 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from domain.errors import (
+    AttemptExists,
+    DailyNotFound,
     Forbidden,
     GameNotFound,
     GameOver,
@@ -74,6 +76,13 @@ KINDS: dict[str, ProblemKind] = _kinds(
     ProblemKind(404, "game-not-found", "No such game", "No game has this id.",
                 {"detail": "no game 'nope'"}),
     ProblemKind(404, "not-found", "Not Found", "No such route."),
+    ProblemKind(404, "daily-not-found", "No daily challenge yet",
+                "That UTC day has not begun: no challenge is dealt before its day.",
+                {"detail": "no daily challenge for 2026-11-23 yet (today is 2026-11-22, UTC)"}),
+    ProblemKind(409, "already-played", "Already played",
+                "One ranked attempt per player, day and ruleset: `game_id` is the first.",
+                {"detail": "already played today's deal: game q0Vh3lJx8u1k",
+                 "game_id": "q0Vh3lJx8u1k"}),
     ProblemKind(405, "method-not-allowed", "Method Not Allowed",
                 "The route does not take this method."),
     ProblemKind(409, "stale-version", "Stale version",
@@ -162,6 +171,10 @@ def problem_for(error: Exception) -> Problem:
         return Problem("invalid-request", str(error), errors={error.field: str(error)})
     if isinstance(error, IdempotencyMismatch):
         return Problem("idempotency-key-reused", str(error))
+    if isinstance(error, DailyNotFound):
+        return Problem("daily-not-found", str(error))
+    if isinstance(error, AttemptExists):
+        return Problem("already-played", str(error), game_id=error.game_id)
     if isinstance(error, GameNotFound):
         return Problem("game-not-found", str(error))
     if isinstance(error, Unauthenticated):

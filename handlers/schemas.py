@@ -85,6 +85,21 @@ class ListGamesQuery(StrictSchema):
     )
 
 
+class PlayerRequest(StrictSchema):
+    name = fields.String(
+        required=True,
+        metadata={
+            "description": "1-24 printable characters, trimmed; shown with a short suffix.",
+            "example": "Anne",
+        },
+    )
+
+
+class LeaderboardQuery(StrictSchema):
+    limit = fields.Integer(load_default=20, validate=validate.Range(min=1, max=100))
+    cursor = fields.String(validate=validate.Length(max=1000))
+
+
 class ReplayQuery(StrictSchema):
     at = fields.Integer(
         required=True,

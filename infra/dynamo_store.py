@@ -9,7 +9,10 @@ moves, outcome) are stored as strings so they come back exactly as written.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
+from dataclasses import asdict, replace
 from typing import Any
 
 import boto3
@@ -22,12 +25,15 @@ from botocore.exceptions import (
     NoCredentialsError,
 )
 
-from domain.errors import InvalidRequest, StoreUnavailable, VersionConflict
+from domain.errors import AttemptExists, InvalidRequest, StoreUnavailable, VersionConflict
 from domain.store import (
+    DailyDeal,
     Finish,
     GameRecord,
+    LeaderboardEntry,
     MoveEvent,
     Page,
+    PlayerRecord,
     StoredGame,
     decode_cursor,
     encode_cursor,
@@ -81,9 +87,12 @@ def make_client(endpoint_url: str | None = None, region: str | None = None) -> A
 
 
 class DynamoStore:
-    def __init__(self, client: Any, table: str) -> None:
+    def __init__(self, client: Any, table: str, leaderboard_shards: int = 1) -> None:
         self.client = client
         self.table = table
+        # A day's board is one partition (about 1,000 writes/s); past that, spread its
+        # entries over this many partitions, read back by merging (docs/daily.md).
+        self.shards = leaderboard_shards
 
     def create_table(self) -> None:
         """For local engines and tests; in the cloud, serverless.yml creates the table."""
@@ -125,6 +134,15 @@ class DynamoStore:
     # ---- the store interface ---------------------------------------------------------------
 
     def create(self, record: GameRecord) -> None:
+        self._call(
+            "put_item",
+            TableName=self.table,
+            Item=self._game_item(record),
+            ConditionExpression="attribute_not_exists(pk)",
+        )
+
+    @staticmethod
+    def _game_item(record: GameRecord) -> dict[str, Any]:
         item = {
             "pk": _pk(record.id),
             "sk": {"S": RECORD_SK},
@@ -142,12 +160,9 @@ class DynamoStore:
             item["outcome"] = {"S": json.dumps(record.outcome)}
         if record.from_game is not None:
             item["from_game"] = {"S": record.from_game}
-        self._call(
-            "put_item",
-            TableName=self.table,
-            Item=item,
-            ConditionExpression="attribute_not_exists(pk)",
-        )
+        if record.daily is not None:
+            item["daily"] = {"S": json.dumps(record.daily)}
+        return item
 
     def load(self, game_id: str) -> StoredGame | None:
         items: list[dict[str, Any]] = []
@@ -223,7 +238,10 @@ class DynamoStore:
                 ":fin": {"S": f"{finish.at}#{game_id}"},
             },
         }
-        self._call("transact_write_items", TransactItems=[{"Put": put}, {"Update": update}])
+        items: list[dict[str, Any]] = [{"Put": put}, {"Update": update}]
+        if finish.entry is not None:
+            items.append({"Put": {"TableName": self.table, "Item": self._entry_item(finish.entry)}})
+        self._call("transact_write_items", TransactItems=items)
 
     # ---- helpers ---------------------------------------------------------------------------
 
@@ -293,6 +311,7 @@ class DynamoStore:
             outcome=json.loads(item["outcome"]["S"]) if "outcome" in item else None,
             from_game=item["from_game"]["S"] if "from_game" in item else None,
             finished_at=item["finished_at"]["S"] if "finished_at" in item else None,
+            daily=json.loads(item["daily"]["S"]) if "daily" in item else None,
         )
 
     def list_finished(self, ruleset: str | None, limit: int, cursor: str | None) -> Page:
@@ -328,3 +347,172 @@ class DynamoStore:
             encode_cursor({f: last[f]["S"] for f in ("pk", "sk", "fin_sk")}) if last else None
         )
         return Page(records, next_cursor)
+
+    # ---- daily challenges -------------------------------------------------------------------
+
+    def _get(self, pk: str, sk: str) -> dict[str, Any] | None:
+        found = self._call(
+            "get_item",
+            TableName=self.table,
+            Key={"pk": {"S": pk}, "sk": {"S": sk}},
+            ConsistentRead=True,
+        )
+        item: dict[str, Any] | None = found.get("Item")
+        return item
+
+    def create_player(self, player: PlayerRecord) -> None:
+        self._call(
+            "put_item",
+            TableName=self.table,
+            Item={
+                "pk": {"S": f"PLAYER#{player.id}"},
+                "sk": {"S": "PLAYER"},
+                "name": {"S": player.name},
+                "token_hash": {"S": player.token_hash},
+                "created_at": {"S": player.created_at},
+            },
+            ConditionExpression="attribute_not_exists(pk)",
+        )
+
+    def load_player(self, player_id: str) -> PlayerRecord | None:
+        item = self._get(f"PLAYER#{player_id}", "PLAYER")
+        if item is None:
+            return None
+        return PlayerRecord(
+            player_id, item["name"]["S"], item["token_hash"]["S"], item["created_at"]["S"]
+        )
+
+    def load_daily(self, date: str, ruleset: str) -> DailyDeal | None:
+        item = self._get(f"DAILY#{date}", f"DEAL#{ruleset}")
+        if item is None:
+            return None
+        deal = DailyDeal(**json.loads(item["deal"]["S"]))
+        return replace(deal, players=int(item.get("players", {"N": "0"})["N"]))
+
+    def save_daily(self, deal: DailyDeal) -> DailyDeal:
+        fields = asdict(deal)
+        fields.pop("players")
+        # Another server may have chosen first: the same deal, since the choice is deterministic.
+        with contextlib.suppress(VersionConflict):
+            self._call(
+                "put_item",
+                TableName=self.table,
+                Item={
+                    "pk": {"S": f"DAILY#{deal.date}"},
+                    "sk": {"S": f"DEAL#{deal.ruleset}"},
+                    "deal": {"S": json.dumps(fields)},
+                    "players": {"N": "0"},
+                },
+                ConditionExpression="attribute_not_exists(pk)",
+            )
+        kept = self.load_daily(deal.date, deal.ruleset)
+        assert kept is not None
+        return kept
+
+    def create_attempt(self, date: str, player_id: str, record: GameRecord) -> None:
+        attempt_key = {
+            "pk": {"S": f"DAILY#{date}#{record.ruleset}"},
+            "sk": {"S": f"ATTEMPT#{player_id}"},
+        }
+        try:
+            self._call(
+                "transact_write_items",
+                TransactItems=[
+                    {
+                        "Put": {
+                            "TableName": self.table,
+                            "Item": attempt_key | {"game_id": {"S": record.id}},
+                            "ConditionExpression": "attribute_not_exists(pk)",
+                        }
+                    },
+                    {
+                        "Put": {
+                            "TableName": self.table,
+                            "Item": self._game_item(record),
+                            "ConditionExpression": "attribute_not_exists(pk)",
+                        }
+                    },
+                    {
+                        "Update": {
+                            "TableName": self.table,
+                            "Key": {
+                                "pk": {"S": f"DAILY#{date}"},
+                                "sk": {"S": f"DEAL#{record.ruleset}"},
+                            },
+                            "UpdateExpression": "ADD players :one",
+                            "ExpressionAttributeValues": {":one": {"N": "1"}},
+                        }
+                    },
+                ],
+            )
+        except VersionConflict:
+            existing = self.load_attempt(date, record.ruleset, player_id)
+            if existing is None:
+                raise
+            raise AttemptExists(existing) from None
+
+    def load_attempt(self, date: str, ruleset: str, player_id: str) -> str | None:
+        item = self._get(f"DAILY#{date}#{ruleset}", f"ATTEMPT#{player_id}")
+        return None if item is None else str(item["game_id"]["S"])
+
+    def _board(self, date: str, ruleset: str, shard: int) -> str:
+        base = f"DAILY#{date}#{ruleset}"
+        return base if self.shards == 1 else f"{base}#{shard}"
+
+    def _entry_item(self, entry: LeaderboardEntry) -> dict[str, Any]:
+        shard = int(hashlib.sha256(entry.game_id.encode()).hexdigest(), 16) % self.shards
+        return {
+            "pk": {"S": self._board(entry.date, entry.ruleset, shard)},
+            "sk": {"S": f"RANK#{entry.key}"},
+            "entry": {"S": json.dumps(asdict(entry))},
+        }
+
+    def leaderboard(
+        self, date: str, ruleset: str, limit: int, after: str | None
+    ) -> list[LeaderboardEntry]:
+        merged: list[LeaderboardEntry] = []
+        for shard in range(self.shards):  # each shard is sorted: the best `limit` of each
+            kwargs: dict[str, Any] = {
+                "TableName": self.table,
+                "KeyConditionExpression": "pk = :pk AND sk BETWEEN :low AND :high",
+                "ExpressionAttributeValues": {
+                    ":pk": {"S": self._board(date, ruleset, shard)},
+                    ":low": {"S": f"RANK#{after}\u0000" if after else "RANK#"},
+                    ":high": {"S": "RANK#\uffff"},
+                },
+                "Limit": limit,
+            }
+            page = self._call("query", **kwargs)
+            merged += [LeaderboardEntry(**json.loads(i["entry"]["S"])) for i in page["Items"]]
+        merged.sort(key=lambda e: e.key)
+        return merged[:limit]
+
+    def leaderboard_rank(self, date: str, ruleset: str, key: str) -> int:
+        better = 0
+        for shard in range(self.shards):
+            kwargs: dict[str, Any] = {
+                "TableName": self.table,
+                "KeyConditionExpression": "pk = :pk AND sk BETWEEN :low AND :high",
+                "ExpressionAttributeValues": {
+                    ":pk": {"S": self._board(date, ruleset, shard)},
+                    ":low": {"S": "RANK#"},
+                    ":high": {"S": f"RANK#{key}"},
+                },
+                "Select": "COUNT",
+            }
+            while True:
+                page = self._call("query", **kwargs)
+                better += int(page["Count"])
+                if "LastEvaluatedKey" not in page:
+                    break
+                kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        own = 1 if any(e.key == key for e in self._exact(date, ruleset, key)) else 0
+        return better - own + 1
+
+    def _exact(self, date: str, ruleset: str, key: str) -> list[LeaderboardEntry]:
+        shard_entries = []
+        for shard in range(self.shards):
+            item = self._get(self._board(date, ruleset, shard), f"RANK#{key}")
+            if item is not None:
+                shard_entries.append(LeaderboardEntry(**json.loads(item["entry"]["S"])))
+        return shard_entries

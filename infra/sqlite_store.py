@@ -9,14 +9,18 @@ from __future__ import annotations
 import json
 import sqlite3
 import threading
+from dataclasses import asdict, replace
 from typing import Any
 
-from domain.errors import StoreUnavailable, VersionConflict
+from domain.errors import AttemptExists, StoreUnavailable, VersionConflict
 from domain.store import (
+    DailyDeal,
     Finish,
     GameRecord,
+    LeaderboardEntry,
     MoveEvent,
     Page,
+    PlayerRecord,
     StoredGame,
     decode_cursor,
     encode_cursor,
@@ -36,7 +40,8 @@ CREATE TABLE IF NOT EXISTS games (
     version         INTEGER NOT NULL,
     outcome         TEXT,
     from_game       TEXT,
-    finished_at     TEXT
+    finished_at     TEXT,
+    daily           TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id         TEXT NOT NULL REFERENCES games(id),
@@ -48,6 +53,33 @@ CREATE TABLE IF NOT EXISTS moves (
     idempotency_key TEXT,
     PRIMARY KEY (game_id, seq)
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS players (
+    id              TEXT PRIMARY KEY,
+    name            TEXT NOT NULL,
+    token_hash      TEXT NOT NULL,
+    created_at      TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS daily (
+    date            TEXT NOT NULL,
+    ruleset         TEXT NOT NULL,
+    deal            TEXT NOT NULL,
+    players         INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (date, ruleset)
+);
+CREATE TABLE IF NOT EXISTS attempts (
+    date            TEXT NOT NULL,
+    ruleset         TEXT NOT NULL,
+    player_id       TEXT NOT NULL,
+    game_id         TEXT NOT NULL,
+    PRIMARY KEY (date, ruleset, player_id)
+);
+CREATE TABLE IF NOT EXISTS leaderboard (
+    date            TEXT NOT NULL,
+    ruleset         TEXT NOT NULL,
+    key             TEXT NOT NULL,
+    entry           TEXT NOT NULL,
+    PRIMARY KEY (date, ruleset, key)
+) WITHOUT ROWID;
 """
 # Indexes on columns a file made by an older version gains in _migrate, so created after it.
 INDEXES = """
@@ -58,7 +90,7 @@ CREATE INDEX IF NOT EXISTS games_finished_by_ruleset ON games (ruleset, finished
 """
 GAME_COLUMNS = (
     "id, ruleset, options, seed, seed_commitment, seed_known, created_at, token_hashes, "
-    "status, version, outcome, from_game, finished_at"
+    "status, version, outcome, from_game, finished_at, daily"
 )
 CURSOR_FIELDS = ("finished_at", "id")
 
@@ -89,7 +121,7 @@ class SqliteStore:
     def _migrate(conn: sqlite3.Connection) -> None:
         """Files written by earlier versions gain the newer columns (all nullable)."""
         have = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
-        for column in ("from_game", "finished_at"):
+        for column in ("from_game", "finished_at", "daily"):
             if column not in have:
                 conn.execute(f"ALTER TABLE games ADD COLUMN {column} TEXT")
 
@@ -102,26 +134,8 @@ class SqliteStore:
             raise StoreUnavailable(f"cannot write the SQLite file {self.path}: {e}") from e
 
     def create(self, record: GameRecord) -> None:
-        conn = self._connection()
         try:
-            conn.execute(
-                f"INSERT INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    record.id,
-                    record.ruleset,
-                    json.dumps(record.options),
-                    record.seed,
-                    record.seed_commitment,
-                    int(record.seed_known),
-                    record.created_at,
-                    json.dumps(record.token_hashes),
-                    record.status,
-                    record.version,
-                    None if record.outcome is None else json.dumps(record.outcome),
-                    record.from_game,
-                    record.finished_at,
-                ),
-            )
+            _insert_game(self._connection(), record)
         except sqlite3.OperationalError as e:  # locked beyond the timeout, disk trouble
             raise StoreUnavailable(f"sqlite: {e}") from e
 
@@ -180,6 +194,12 @@ class SqliteStore:
                         "WHERE id = ?",
                         (event.seq, finish.status, json.dumps(finish.outcome), finish.at, game_id),
                     )
+                    if finish.entry is not None:
+                        e = finish.entry
+                        conn.execute(
+                            "INSERT INTO leaderboard VALUES (?,?,?,?)",
+                            (e.date, e.ruleset, e.key, json.dumps(asdict(e))),
+                        )
             except BaseException:
                 conn.execute("ROLLBACK")
                 raise
@@ -218,6 +238,116 @@ class SqliteStore:
         )
         return Page(records, next_cursor)
 
+    # ---- daily challenges -------------------------------------------------------------------
+
+    def _query(self, sql: str, params: tuple[Any, ...]) -> list[Any]:
+        try:
+            return self._connection().execute(sql, params).fetchall()
+        except sqlite3.OperationalError as e:
+            raise StoreUnavailable(f"sqlite: {e}") from e
+
+    def create_player(self, player: PlayerRecord) -> None:
+        self._query(
+            "INSERT INTO players VALUES (?,?,?,?)",
+            (player.id, player.name, player.token_hash, player.created_at),
+        )
+
+    def load_player(self, player_id: str) -> PlayerRecord | None:
+        rows = self._query("SELECT * FROM players WHERE id = ?", (player_id,))
+        return PlayerRecord(*rows[0]) if rows else None
+
+    def load_daily(self, date: str, ruleset: str) -> DailyDeal | None:
+        rows = self._query(
+            "SELECT deal, players FROM daily WHERE date = ? AND ruleset = ?", (date, ruleset)
+        )
+        if not rows:
+            return None
+        return replace(DailyDeal(**json.loads(rows[0][0])), players=rows[0][1])
+
+    def save_daily(self, deal: DailyDeal) -> DailyDeal:
+        fields = asdict(deal)
+        fields.pop("players")
+        self._query(
+            "INSERT OR IGNORE INTO daily (date, ruleset, deal) VALUES (?,?,?)",
+            (deal.date, deal.ruleset, json.dumps(fields)),
+        )
+        kept = self.load_daily(deal.date, deal.ruleset)
+        assert kept is not None
+        return kept
+
+    def create_attempt(self, date: str, player_id: str, record: GameRecord) -> None:
+        conn = self._connection()
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            try:
+                found = conn.execute(
+                    "SELECT game_id FROM attempts WHERE date = ? AND ruleset = ? AND player_id = ?",
+                    (date, record.ruleset, player_id),
+                ).fetchone()
+                if found is not None:
+                    raise AttemptExists(found[0])
+                conn.execute(
+                    "INSERT INTO attempts VALUES (?,?,?,?)",
+                    (date, record.ruleset, player_id, record.id),
+                )
+                conn.execute(
+                    "UPDATE daily SET players = players + 1 WHERE date = ? AND ruleset = ?",
+                    (date, record.ruleset),
+                )
+                _insert_game(conn, record)
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
+        except sqlite3.OperationalError as e:
+            raise StoreUnavailable(f"sqlite: {e}") from e
+
+    def load_attempt(self, date: str, ruleset: str, player_id: str) -> str | None:
+        rows = self._query(
+            "SELECT game_id FROM attempts WHERE date = ? AND ruleset = ? AND player_id = ?",
+            (date, ruleset, player_id),
+        )
+        return rows[0][0] if rows else None
+
+    def leaderboard(
+        self, date: str, ruleset: str, limit: int, after: str | None
+    ) -> list[LeaderboardEntry]:
+        rows = self._query(
+            "SELECT entry FROM leaderboard WHERE date = ? AND ruleset = ? AND key > ? "
+            "ORDER BY key LIMIT ?",
+            (date, ruleset, after or "", limit),
+        )
+        return [LeaderboardEntry(**json.loads(row[0])) for row in rows]
+
+    def leaderboard_rank(self, date: str, ruleset: str, key: str) -> int:
+        rows = self._query(
+            "SELECT COUNT(*) FROM leaderboard WHERE date = ? AND ruleset = ? AND key < ?",
+            (date, ruleset, key),
+        )
+        return int(rows[0][0]) + 1
+
+
+def _insert_game(conn: sqlite3.Connection, record: GameRecord) -> None:
+    conn.execute(
+        f"INSERT INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        (
+            record.id,
+            record.ruleset,
+            json.dumps(record.options),
+            record.seed,
+            record.seed_commitment,
+            int(record.seed_known),
+            record.created_at,
+            json.dumps(record.token_hashes),
+            record.status,
+            record.version,
+            None if record.outcome is None else json.dumps(record.outcome),
+            record.from_game,
+            record.finished_at,
+            None if record.daily is None else json.dumps(record.daily),
+        ),
+    )
+
 
 def _record(row: tuple[Any, ...]) -> GameRecord:
     """A games row, selected as GAME_COLUMNS."""
@@ -235,4 +365,5 @@ def _record(row: tuple[Any, ...]) -> GameRecord:
         outcome=None if row[10] is None else json.loads(row[10]),
         from_game=row[11],
         finished_at=row[12],
+        daily=None if row[13] is None else json.loads(row[13]),
     )

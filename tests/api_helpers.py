@@ -24,7 +24,7 @@ def make_service(path: str | None = None, store=None) -> GameService:
     if store is None:
         path = path or str(Path(tempfile.mkdtemp()) / "court.db")
         store = SqliteStore(path)
-    return GameService(store, fixed_clock, counting_secrets())
+    return GameService(store, fixed_clock, counting_secrets(), b"test-daily-secret")
 
 
 def make_app(store=None):

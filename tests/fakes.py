@@ -9,12 +9,15 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
-from domain.errors import VersionConflict
+from domain.errors import AttemptExists, VersionConflict
 from domain.store import (
+    DailyDeal,
     Finish,
     GameRecord,
+    LeaderboardEntry,
     MoveEvent,
     Page,
+    PlayerRecord,
     StoredGame,
     decode_cursor,
     encode_cursor,
@@ -26,6 +29,10 @@ class InMemoryStore:
         self._lock = threading.Lock()
         self._records: dict[str, GameRecord] = {}
         self._moves: dict[str, list[MoveEvent]] = {}
+        self._players: dict[str, PlayerRecord] = {}
+        self._daily: dict[tuple[str, str], DailyDeal] = {}
+        self._attempts: dict[tuple[str, str, str], str] = {}
+        self._board: list[LeaderboardEntry] = []
 
     def check(self) -> None:
         return None
@@ -64,6 +71,8 @@ class InMemoryStore:
                     version=event.seq,
                     finished_at=finish.at,
                 )
+                if finish.entry is not None:
+                    self._board.append(finish.entry)
 
     def list_finished(self, ruleset: str | None, limit: int, cursor: str | None) -> Page:
         with self._lock:
@@ -87,3 +96,50 @@ class InMemoryStore:
             else None
         )
         return Page(page, next_cursor)
+
+    # ---- daily challenges -------------------------------------------------------------------
+
+    def create_player(self, player: PlayerRecord) -> None:
+        with self._lock:
+            self._players[player.id] = player
+
+    def load_player(self, player_id: str) -> PlayerRecord | None:
+        return self._players.get(player_id)
+
+    def load_daily(self, date: str, ruleset: str) -> DailyDeal | None:
+        return self._daily.get((date, ruleset))
+
+    def save_daily(self, deal: DailyDeal) -> DailyDeal:
+        with self._lock:
+            return self._daily.setdefault((deal.date, deal.ruleset), replace(deal, players=0))
+
+    def create_attempt(self, date: str, player_id: str, record: GameRecord) -> None:
+        with self._lock:
+            key = (date, record.ruleset, player_id)
+            if key in self._attempts:
+                raise AttemptExists(self._attempts[key])
+            self._attempts[key] = record.id
+            deal = self._daily.get((date, record.ruleset))
+            if deal is not None:
+                self._daily[(date, record.ruleset)] = replace(deal, players=deal.players + 1)
+            self._records[record.id] = record
+            self._moves[record.id] = []
+
+    def load_attempt(self, date: str, ruleset: str, player_id: str) -> str | None:
+        return self._attempts.get((date, ruleset, player_id))
+
+    def leaderboard(
+        self, date: str, ruleset: str, limit: int, after: str | None
+    ) -> list[LeaderboardEntry]:
+        with self._lock:
+            board = sorted(
+                (e for e in self._board if (e.date, e.ruleset) == (date, ruleset)),
+                key=lambda e: e.key,
+            )
+        return [e for e in board if after is None or e.key > after][:limit]
+
+    def leaderboard_rank(self, date: str, ruleset: str, key: str) -> int:
+        with self._lock:
+            return 1 + sum(
+                1 for e in self._board if (e.date, e.ruleset) == (date, ruleset) and e.key < key
+            )

@@ -1,0 +1,138 @@
+"""Daily challenges: one deal per UTC day and solitaire, the same for every player, rated.
+
+The day's seed is candidate k = 0, 1, 2, ... of `hex(HMAC-SHA256(secret, "daily:" + date + ":"
++ ruleset + ":" + k))`, the first that the ruleset's solver proves winnable within its node
+budget (a ruleset without a solver takes k = 0). The selection is deterministic (a node
+budget, never a time budget), so every server with the secret picks the same deal; it is kept
+in the store so that the solver runs once per day and ruleset. Without the secret nobody can
+know a future day's deal.
+
+The difficulty comes from bot playouts on the deal: 200 games of the ruleset's greedy bot,
+each of its moves replaced by a random one a fifth of the time (a playout's randomness from
+its own stream), and the share won mapped to 1-5 stars.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from typing import Any
+
+from domain.bots import Policy, random_policy
+from domain.capabilities import GameEntry
+from domain.deal import DealRandom, seed_commitment
+from domain.errors import InvalidRequest, Json
+from domain.store import DailyDeal
+
+DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+SOLVER_BUDGET = 50_000  # nodes per candidate
+MAX_CANDIDATES = 30  # past these, the first candidate is taken, rated as it is
+BOT_GAMES = 200
+NOISE = 5  # one move in NOISE is a random one
+STARS = ((0.5, 1), (0.25, 2), (0.1, 3), (0.02, 4))  # (bot win share at least, stars); else 5
+NAME_LENGTH = 24
+
+
+def candidate_seed(secret: bytes, date: str, ruleset_id: str, k: int) -> str:
+    """Candidate k of the day's deal of `ruleset_id`: 64 hex characters.
+
+    >>> candidate_seed(b"secret", "2026-11-22", "royal-assassin", 0)[:16]
+    'da9f809494c34e12'
+    """
+    message = f"daily:{date}:{ruleset_id}:{k}".encode()
+    return hmac.new(secret, message, hashlib.sha256).hexdigest()
+
+
+def stars(wins: int, games: int) -> int:
+    share = wins / games if games else 0.0
+    return next((n for floor, n in STARS if share >= floor), 5)
+
+
+def _noisy(greedy: Policy, rng: DealRandom) -> Policy:
+    noise = random_policy(rng)
+
+    def choose(ruleset: Any, state: Any, seat: int, legal: list[Json]) -> Json:
+        return (
+            noise(ruleset, state, seat, legal)
+            if rng.uniform(NOISE) == 0
+            else greedy(ruleset, state, seat, legal)
+        )
+
+    return choose
+
+
+def bot_wins(game: GameEntry, seed: str, games: int = BOT_GAMES) -> int:
+    """How many of `games` noisy greedy playouts of this deal win."""
+    ruleset = game.ruleset
+    wins = 0
+    for i in range(games):
+        rng = DealRandom(seed, f"rate-{i}")
+        choose = _noisy(game.policies["greedy"](rng), rng)
+        state = ruleset.start(seed)
+        while not ruleset.is_over(state):
+            seat = ruleset.to_move(state)[0]
+            state = ruleset.apply(
+                state, seat, choose(ruleset, state, seat, ruleset.legal_moves(state, seat))
+            ).state
+        outcome = ruleset.outcome(state)
+        wins += outcome is not None and outcome["result"] == "won"
+    return wins
+
+
+def select(game: GameEntry, secret: bytes, date: str) -> DailyDeal:
+    """The day's deal of `game`, chosen and rated (what the store then keeps)."""
+    chosen, verdict = 0, {"winnable": None, "complete": False, "nodes": 0}
+    if game.solver is not None:
+        for k in range(MAX_CANDIDATES):
+            solution = game.solver(candidate_seed(secret, date, game.id, k), None, SOLVER_BUDGET)
+            if solution.complete and solution.winnable:
+                chosen = k
+                verdict = {"winnable": True, "complete": True, "nodes": solution.nodes}
+                break
+    seed = candidate_seed(secret, date, game.id, chosen)
+    wins = bot_wins(game, seed)
+    return DailyDeal(
+        date=date,
+        ruleset=game.id,
+        seed=seed,
+        seed_commitment=seed_commitment(seed),
+        candidate=chosen,
+        difficulty=stars(wins, BOT_GAMES),
+        bot_wins=wins,
+        bot_games=BOT_GAMES,
+        solver=verdict,
+    )
+
+
+def check_date(date: str, today: str) -> str:
+    """A day that has begun (UTC), as YYYY-MM-DD; `today` stands for the current one."""
+    if date == "today":
+        return today
+    if DATE.fullmatch(date) is None:
+        raise InvalidRequest("date", "a date is YYYY-MM-DD (UTC) or `today`")
+    return date
+
+
+def leaderboard_key(result: str, score: int, moves: int, finished_at: str, game_id: str) -> str:
+    """Sorts best first: wins, then higher score, fewer moves, earlier finish.
+
+    >>> leaderboard_key("won", 251, 30, "2026-11-22T10:00:00.000Z", "g1") < leaderboard_key(
+    ...     "lost", 300, 10, "2026-11-22T09:00:00.000Z", "g2")
+    True
+    """
+    won = 0 if result == "won" else 1
+    inverted = 10**9 - max(0, min(score, 10**9 - 1))
+    return f"{won}|{inverted:010d}|{min(moves, 999_999):06d}|{finished_at}|{game_id}"
+
+
+def display_name(name: object, player_id: str) -> str:
+    """The name as shown: trimmed, checked, with a short suffix so that duplicates differ."""
+    if not isinstance(name, str):
+        raise InvalidRequest("name", "a name is a string")
+    trimmed = name.strip()
+    if not 1 <= len(trimmed) <= NAME_LENGTH:
+        raise InvalidRequest("name", f"a name is 1 to {NAME_LENGTH} characters")
+    if not trimmed.isprintable():
+        raise InvalidRequest("name", "a name has no control or invisible characters")
+    return f"{trimmed}#{hashlib.sha256(player_id.encode()).hexdigest()[:4]}"
