@@ -195,3 +195,26 @@ def test_racing_first_attempts_one_wins_on_every_store(store, clock):
     assert sorted(statuses) == [201] + [409] * 7
     day = client.get("/v1/daily/today").json
     assert next(c for c in day["challenges"] if c["ruleset"] == "royal-assassin")["players"] == 1
+
+
+def test_a_leaderboard_of_1000_entries_pages_in_order(tmp_path, clock):
+    from infra.sqlite_store import SqliteStore
+    from tests.integration.test_store_contract import finish_with_entry
+
+    store = SqliteStore(str(tmp_path / "court.db"))
+    client = make(store, clock)
+    keys = [f"{i % 3}|{(i * 7919) % 1000:04d}" for i in range(1000)]
+    for i, key in enumerate(keys):
+        finish_with_entry(store, f"g{i:04d}", key)
+    ranks, names, cursor = [], [], None
+    while True:
+        url = "/v1/daily/today/royal-assassin/leaderboard?limit=100"
+        page = client.get(url + (f"&cursor={cursor}" if cursor else "")).json
+        ranks += [e["rank"] for e in page["entries"]]
+        names += [e["game_id"] for e in page["entries"]]
+        cursor = page["cursor"]
+        if cursor is None:
+            break
+    assert ranks == list(range(1, 1001))
+    by_key = dict(zip(keys, (f"g{i:04d}" for i in range(1000)), strict=True))
+    assert names == [by_key[k] for k in sorted(keys)]

@@ -210,3 +210,116 @@ def test_a_forged_cursor_is_refused(store, cursor):
     # A well-formed cursor of another store's shape may still be taken: it only moves the
     # starting point, and never reaches past the finished games.
     assert all(r.finished_at is not None for r in page.records)
+
+
+# ---- daily challenges ---------------------------------------------------------------------------
+
+
+def deal(date="2026-11-22", ruleset="royal-assassin", seed="s1"):
+    from domain.store import DailyDeal
+
+    return DailyDeal(date, ruleset, seed, "c" * 64, 0, 3, 40, 200, {"winnable": True})
+
+
+def test_players_round_trip(store):
+    from domain.store import PlayerRecord
+
+    anne = PlayerRecord("p1", "Anne#1a2b", "ab" * 32, "2026-11-22T00:00:00.000Z")
+    store.create_player(anne)
+    assert store.load_player("p1") == anne and store.load_player("p2") is None
+
+
+def test_the_first_kept_daily_deal_wins(store):
+    assert store.load_daily("2026-11-22", "royal-assassin") is None
+    kept = store.save_daily(deal(seed="first"))
+    assert kept.seed == "first" and kept.players == 0
+    assert store.save_daily(deal(seed="second")).seed == "first"
+    assert store.load_daily("2026-11-22", "royal-assassin") == kept
+    assert store.load_daily("2026-11-22", "adaman") is None
+
+
+def test_one_attempt_per_player_creates_its_game_and_counts_the_player(store):
+    from domain.errors import AttemptExists
+
+    store.save_daily(deal())
+    daily = {"date": "2026-11-22", "player": "p1", "name": "Anne#1a2b"}
+    store.create_attempt("2026-11-22", "p1", record("g1", daily=daily))
+    assert store.load("g1").record.daily == daily
+    assert store.load_attempt("2026-11-22", "royal-assassin", "p1") == "g1"
+    assert store.load_attempt("2026-11-22", "royal-assassin", "p2") is None
+    with pytest.raises(AttemptExists) as refused:
+        store.create_attempt("2026-11-22", "p1", record("g2", daily=daily))
+    assert refused.value.game_id == "g1" and store.load("g2") is None
+    store.create_attempt("2026-11-22", "p2", record("g3", daily=daily))
+    assert store.load_daily("2026-11-22", "royal-assassin").players == 2
+
+
+def board_entry(game_id, key, date="2026-11-22"):
+    from domain.store import LeaderboardEntry
+
+    return LeaderboardEntry(date, "royal-assassin", key, game_id, "p", "P#0000", "lost", 1, 3,
+                            "2026-11-22T00:00:00.000Z")  # fmt: skip
+
+
+def finish_with_entry(store, game_id, key, date="2026-11-22"):
+    store.create(record(game_id))
+    outcome = {"result": "lost", "score": 1}
+    finish = Finish("lost", outcome, FINISHED_AT, "royal-assassin", board_entry(game_id, key, date))
+    store.append(game_id, 0, event(1, move={"type": "resign"}), finish)
+
+
+def test_the_leaderboard_is_written_with_the_finishing_move_and_sorted(store):
+    keys = ["1|b", "0|z", "1|a", "0|a", "1|c"]
+    for i, key in enumerate(keys):
+        finish_with_entry(store, f"g{i}", key)
+    finish_with_entry(store, "other-day", "0|0", date="2026-11-21")
+    board = store.leaderboard("2026-11-22", "royal-assassin", 10, None)
+    assert [e.key for e in board] == sorted(keys)
+    assert board[0] == board_entry("g3", "0|a")
+    page = store.leaderboard("2026-11-22", "royal-assassin", 2, "0|z")
+    assert [e.key for e in page] == ["1|a", "1|b"]
+    assert store.leaderboard_rank("2026-11-22", "royal-assassin", "0|a") == 1
+    assert store.leaderboard_rank("2026-11-22", "royal-assassin", "1|b") == 4
+    assert store.leaderboard_rank("2026-11-22", "royal-assassin", "1|bb") == 5  # not on the board
+
+
+def test_a_conflicting_finish_writes_no_entry(store):
+    finish_with_entry(store, "g1", "0|a")
+    with pytest.raises(VersionConflict):
+        store.append(
+            "g1",
+            0,
+            event(1),
+            Finish("lost", {}, FINISHED_AT, "royal-assassin", board_entry("g1", "0|b")),
+        )
+    assert [e.key for e in store.leaderboard("2026-11-22", "royal-assassin", 10, None)] == ["0|a"]
+
+
+def test_a_sharded_board_reads_back_as_one(aws_credentials):
+    """DynamoDB write sharding of a day's hot board: three partitions, merged on reading."""
+    from moto import mock_aws
+
+    from infra.dynamo_store import DynamoStore
+    from tests.stores import dynamo_client, fresh_table_name
+
+    with mock_aws():
+        store = DynamoStore(dynamo_client(None), fresh_table_name(), leaderboard_shards=3)
+        store.create_table()
+        keys = [f"{i % 2}|{i:03d}" for i in range(30)]
+        for i, key in enumerate(keys):
+            finish_with_entry(store, f"g{i}", key)
+        partitions = {
+            item["pk"]["S"]
+            for item in store.client.scan(TableName=store.table)["Items"]
+            if item["sk"]["S"].startswith("RANK#")
+        }
+        assert len(partitions) == 3  # the writes really are spread
+        seen, after = [], None
+        while True:
+            page = store.leaderboard("2026-11-22", "royal-assassin", 7, after)
+            if not page:
+                break
+            seen += [e.key for e in page]
+            after = page[-1].key
+        assert seen == sorted(keys)
+        assert store.leaderboard_rank("2026-11-22", "royal-assassin", sorted(keys)[17]) == 18
