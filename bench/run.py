@@ -347,8 +347,34 @@ def bench_records() -> list[tuple[str, str, str]]:
     return rows
 
 
+def bench_daily() -> list[tuple[str, str, str]]:
+    """Choosing and rating a day's deals: what the day's first daily request pays."""
+    from domain.daily import select
+    from domain.registry import GAMES
+
+    rows = []
+    for game in GAMES.values():
+        if game.ruleset.max_seats != 1:
+            continue
+        times, candidates = [], []
+        for day in range(1, 8):
+            started = time.perf_counter()
+            deal = select(game, b"bench-secret", f"2026-11-{day:02d}")
+            times.append(time.perf_counter() - started)
+            candidates.append(deal.candidate)
+        rows.append(
+            (
+                f"daily deal of {game.id}: select and rate (7 days)",
+                f"median {statistics.median(times):.2f} s, max {max(times):.2f} s; "
+                f"candidates tried {sum(candidates) + len(candidates)}",
+                "",
+            )
+        )
+    return rows
+
+
 def main() -> None:
-    print_table(bench_rules() + bench_adaman() + bench_service() + bench_records())
+    print_table(bench_rules() + bench_adaman() + bench_service() + bench_records() + bench_daily())
 
 
 if __name__ == "__main__":

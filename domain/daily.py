@@ -26,8 +26,8 @@ from domain.errors import InvalidRequest, Json
 from domain.store import DailyDeal
 
 DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
-SOLVER_BUDGET = 50_000  # nodes per candidate
-MAX_CANDIDATES = 30  # past these, the first candidate is taken, rated as it is
+SOLVER_BUDGET = 20_000  # nodes per candidate: a first request of the day stays within seconds
+MAX_CANDIDATES = 10  # past these, candidate 0 is taken, rated as it is (solver: unknown)
 BOT_GAMES = 200
 NOISE = 5  # one move in NOISE is a random one
 STARS = ((0.5, 1), (0.25, 2), (0.1, 3), (0.02, 4))  # (bot win share at least, stars); else 5

@@ -288,6 +288,100 @@ def _record_paths(spec: APISpec, game_example: dict[str, Any], move: dict[str, A
     )
 
 
+def _daily_paths(spec: APISpec) -> None:
+    """Daily challenges: the day's deals, players, ranked attempts and leaderboards."""
+    date = {"name": "date", "in": "path", "required": True, "schema": {"type": "string"},
+            "description": "YYYY-MM-DD (UTC), or `today`."}  # fmt: skip
+    ruleset = {"name": "ruleset", "in": "path", "required": True, "schema": {"type": "string"}}
+    player: dict[str, list[str]] = {"playerToken": []}
+    spec.path(
+        path="/v1/daily/{date}",
+        operations={
+            "get": {
+                "operationId": "dailyChallenges",
+                "summary": "A day's challenges: one deal per solitaire, the same for everyone",
+                "parameters": [date],
+                "responses": {
+                    "200": _json("DailyChallenges", "Each solitaire's deal of the day."),
+                    "404": _problem("daily-not-found"),
+                    "422": _problem("invalid-request"),
+                    "503": UNAVAILABLE,
+                },
+            }
+        },
+    )
+    spec.path(
+        path="/v1/players",
+        operations={
+            "post": {
+                "operationId": "createPlayer",
+                "summary": "An anonymous player identity, for ranked daily attempts",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/json": {"schema": "PlayerRequest", "example": {"name": "Anne"}}
+                    },
+                },
+                "responses": {
+                    "201": _json("CreatedPlayer", "The player and its token, once."),
+                    "400": MALFORMED,
+                    "422": _problem("invalid-request", "invalid-body"),
+                    "503": UNAVAILABLE,
+                },
+            }
+        },
+    )
+    spec.path(
+        path="/v1/daily/{date}/{ruleset}/games",
+        operations={
+            "post": {
+                "operationId": "startDailyGame",
+                "summary": "Today: your one ranked attempt. A past day: a practice game",
+                "description": "Options are fixed by the server (no undo). A ranked game and "
+                "its seed stay private to its player until the day is over (UTC).",
+                "parameters": [date, ruleset],
+                "security": [player, {}],
+                "responses": {
+                    "201": _json("CreatedGame", "The game, its seat token and view."),
+                    "401": _problem("token-required"),
+                    "403": _problem("wrong-token"),
+                    "404": _problem("daily-not-found"),
+                    "409": _problem("already-played"),
+                    "422": _problem("unknown-ruleset", "invalid-request"),
+                    "503": UNAVAILABLE,
+                },
+            }
+        },
+    )
+    spec.path(
+        path="/v1/daily/{date}/{ruleset}/leaderboard",
+        operations={
+            "get": {
+                "operationId": "dailyLeaderboard",
+                "summary": "The day's board: wins first, then score, fewer moves, earlier",
+                "parameters": [
+                    date,
+                    ruleset,
+                    {
+                        "name": "limit",
+                        "in": "query",
+                        "schema": {"type": "integer", "minimum": 1, "maximum": 100, "default": 20},
+                    },
+                    {"name": "cursor", "in": "query", "schema": {"type": "string"}},
+                ],
+                "security": [{}, player],
+                "responses": {
+                    "200": _json("Leaderboard", "A page of the board (and yours, with a token)."),
+                    "403": _problem("wrong-token"),
+                    "404": _problem("daily-not-found"),
+                    "422": _problem("invalid-request", "invalid-body", "unknown-ruleset"),
+                    "503": UNAVAILABLE,
+                },
+            }
+        },
+    )
+
+
 def _move_variant_name(entry: GameEntry) -> str:
     return "".join(part.title() for part in entry.id.split("-")) + "Move"
 
@@ -303,6 +397,10 @@ def build_spec() -> APISpec:
     spec.components.security_scheme(
         "seatToken", {"type": "http", "scheme": "bearer", "description": "A seat's token."}
     )
+    spec.components.security_scheme(
+        "playerToken",
+        {"type": "http", "scheme": "bearer", "description": "A player's token (daily games)."},
+    )
     for schema in (
         schemas.Problem,
         schemas.Game,
@@ -316,6 +414,9 @@ def build_spec() -> APISpec:
         schemas.Verdict,
         schemas.ReplayStep,
         schemas.GameList,
+        schemas.DailyChallenges,
+        schemas.CreatedPlayer,
+        schemas.Leaderboard,
     ):
         spec.components.schema(schema.__name__, schema=schema)
     variants = []
@@ -507,6 +608,7 @@ def build_spec() -> APISpec:
         },
     )
     _record_paths(spec, game_example, first_move)
+    _daily_paths(spec)
     spec.path(
         path="/openapi.yaml",
         operations={

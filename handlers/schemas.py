@@ -260,6 +260,53 @@ class ReplayStep(Schema):
     )
 
 
+class Challenge(Schema):
+    ruleset = fields.String(required=True)
+    seed_commitment = fields.String(required=True)
+    difficulty = fields.Integer(required=True, metadata={"description": "1 (easy) to 5 stars."})
+    bot_win_rate = fields.Float(required=True)
+    players = fields.Integer(required=True, metadata={"description": "Ranked attempts so far."})
+    ranked = fields.Boolean(required=True, metadata={"description": "True on its own day."})
+    leaderboard = fields.String(required=True)
+    seed = fields.String(metadata={"description": "Only once the day is over (UTC)."})
+
+
+class DailyChallenges(Schema):
+    date = fields.String(required=True, metadata={"example": "2026-11-22"})
+    today = fields.String(required=True)
+    over = fields.Boolean(required=True)
+    challenges = fields.List(fields.Nested(Challenge), required=True)
+
+
+class CreatedPlayer(Schema):
+    player_id = fields.String(required=True)
+    name = fields.String(required=True, metadata={"example": "Anne#1a2b"})
+    token = fields.String(
+        required=True,
+        metadata={"description": "The player's secret: `Authorization: Bearer <token>`."},
+    )
+
+
+class BoardEntry(Schema):
+    rank = fields.Integer(required=True)
+    name = fields.String(required=True)
+    result = fields.String(required=True)
+    score = fields.Integer(required=True)
+    moves = fields.Integer(required=True)
+    finished_at = fields.String(required=True)
+    game_id = fields.String(required=True)
+    record = fields.String(metadata={"description": "Once the day is over: verify it."})
+
+
+class Leaderboard(Schema):
+    date = fields.String(required=True)
+    ruleset = fields.String(required=True)
+    over = fields.Boolean(required=True)
+    entries = fields.List(fields.Nested(BoardEntry), required=True)
+    cursor = fields.String(required=True, allow_none=True)
+    you = fields.Dict(metadata={"description": "With a player's token: its own entry."})
+
+
 class FinishedGame(Schema):
     id = fields.String(required=True)
     ruleset = fields.String(required=True)

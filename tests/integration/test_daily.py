@@ -218,3 +218,17 @@ def test_a_leaderboard_of_1000_entries_pages_in_order(tmp_path, clock):
     assert ranks == list(range(1, 1001))
     by_key = dict(zip(keys, (f"g{i:04d}" for i in range(1000)), strict=True))
     assert names == [by_key[k] for k in sorted(keys)]
+
+
+def test_the_local_daily_secret_is_made_once_and_private(tmp_path, monkeypatch):
+    import stat
+
+    from handlers.config import Settings, daily_secret
+
+    monkeypatch.delenv("ROYAL_DAILY_SECRET", raising=False)
+    settings = Settings(db=str(tmp_path / "court.db"))
+    first = daily_secret(settings)
+    path = tmp_path / "court.db.daily-secret"
+    assert len(first) == 64 and stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert daily_secret(settings) == first  # kept: the same deals after a restart
+    assert daily_secret(Settings(db=settings.db, daily_secret="given")) == b"given"

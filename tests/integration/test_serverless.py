@@ -89,6 +89,14 @@ def test_least_privilege_on_the_table_only(packaged):
         {"Fn::GetAtt": ["GamesTable", "Arn"]},
         {"Fn::Join": ["/", [{"Fn::GetAtt": ["GamesTable", "Arn"]}, "index", "*"]]},
     ]
+    ssm = [
+        s
+        for p in role["Properties"]["Policies"]
+        for s in p["PolicyDocument"]["Statement"]
+        if any(str(a).startswith("ssm:") for a in s["Action"])
+    ]
+    assert len(ssm) == 1 and ssm[0]["Action"] == ["ssm:GetParameter"]
+    assert json.dumps(ssm[0]["Resource"]).count("parameter/royal-court/") == 1
     text = json.dumps(template)
     assert "dynamodb:Scan" not in text and "dynamodb:DeleteItem" not in text
     assert "dynamodb:*" not in text
@@ -117,6 +125,7 @@ def test_table_function_and_api(packaged):
     assert function["Handler"] == "handlers/lambda_handler.handler"
     env = function["Environment"]["Variables"]
     assert env["ROYAL_TABLE"] == table["TableName"] and env["ROYAL_STORE"] == "dynamodb"
+    assert env["ROYAL_DAILY_SECRET_PARAM"].startswith("/royal-court/")
     stage = template["Resources"]["HttpApiStage"]["Properties"]["DefaultRouteSettings"]
     assert stage["ThrottlingRateLimit"] > 0 and stage["ThrottlingBurstLimit"] > 0
     assert resources(template, "AWS::ApiGatewayV2::Api")
