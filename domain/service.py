@@ -23,7 +23,9 @@ from domain.errors import (
     GameNotFound,
     GameOver,
     IdempotencyMismatch,
+    IllegalMove,
     InvalidRequest,
+    ReplayError,
     StaleVersion,
     StoreUnavailable,
     Unauthenticated,
@@ -32,6 +34,7 @@ from domain.errors import (
 from domain.playthrough import Playthrough, replay
 from domain.record import RECORD_FORMAT, move_hash
 from domain.registry import GAMES, RULESETS, get_game, get_ruleset
+from domain.replay_cache import ReplayCache
 from domain.store import (
     DailyDeal,
     Finish,
@@ -78,10 +81,12 @@ class GameService:
         clock: Callable[[], str],
         new_secret: Callable[[], str],
         daily_secret: bytes = b"",
+        replay_cache: ReplayCache | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.new_secret = new_secret
+        self.cache = replay_cache
         self.daily_secret = daily_secret  # keys the daily deals: without it, none can be chosen
 
     # ---- queries ---------------------------------------------------------------------------
@@ -493,11 +498,25 @@ class GameService:
                 return int(seat)
         raise Forbidden("this token is not a token of a seat of this game")
 
-    @staticmethod
-    def _replay(stored: StoredGame, upto: int) -> Playthrough:
+    def _replay(self, stored: StoredGame, upto: int) -> Playthrough:
+        """The game after `upto` events of its log, from the cache's longest matching prefix."""
         r = stored.record
-        events = [(m.seat, m.move) for m in stored.moves[:upto]]
-        return replay(get_ruleset(r.ruleset), r.seed, r.options, events)
+        if self.cache is None:
+            events = [(m.seat, m.move) for m in stored.moves[:upto]]
+            return replay(get_ruleset(r.ruleset), r.seed, r.options, events)
+        hashes = [r.seed_commitment, *(m.hash for m in stored.moves)]
+        found = self.cache.get(r.id, hashes, upto)
+        start, game = found if found is not None else (0, None)
+        if game is None:
+            game = Playthrough(get_ruleset(r.ruleset), r.seed, r.options)
+        for index in range(start, upto):
+            event = stored.moves[index]
+            try:
+                game.play(event.seat, event.move)
+            except (IllegalMove, GameOver) as e:
+                raise ReplayError(index, event.move, str(e), []) from None
+        self.cache.put(r.id, upto, hashes[upto], game)
+        return game
 
     def _answered(
         self, stored: StoredGame, idempotency_key: str, seat: int, version: int, move: Json

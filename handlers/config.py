@@ -3,7 +3,8 @@
 Environment (all optional): ROYAL_STORE (sqlite|dynamodb), ROYAL_DB (SQLite file, default
 ./court.db), ROYAL_TABLE (DynamoDB table, default royal-court), ROYAL_DYNAMODB_ENDPOINT (e.g.
 DynamoDB Local), AWS_REGION, ROYAL_CORS_ORIGINS (comma-separated, default *),
-ROYAL_LEADERBOARD_SHARDS (DynamoDB partitions per day's board, default 1), and the daily
+ROYAL_LEADERBOARD_SHARDS (DynamoDB partitions per day's board, default 1), ROYAL_REPLAY_CACHE
+(games kept replayed per process, default 1024; 0 turns it off), and the daily
 secret: ROYAL_DAILY_SECRET (the secret itself), or ROYAL_DAILY_SECRET_PARAM (the name of an SSM
 SecureString parameter, read once per cold start); with neither, on SQLite, a secret made once
 and kept next to the database file (mode 0600).
@@ -17,6 +18,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from domain.replay_cache import ReplayCache
 from domain.service import GameService
 from domain.store import GameStore
 
@@ -43,6 +45,7 @@ class Settings:
     daily_secret: str | None = None
     daily_secret_param: str | None = None
     leaderboard_shards: int = 1
+    replay_cache: int = 1024  # games kept replayed per process; 0 turns the cache off
 
     @classmethod
     def from_env(cls, default_store: str = "sqlite") -> Settings:
@@ -58,6 +61,7 @@ class Settings:
             daily_secret=env.get("ROYAL_DAILY_SECRET") or None,
             daily_secret_param=env.get("ROYAL_DAILY_SECRET_PARAM") or None,
             leaderboard_shards=int(env.get("ROYAL_LEADERBOARD_SHARDS", "1")),
+            replay_cache=int(env.get("ROYAL_REPLAY_CACHE", "1024")),
         )
 
 
@@ -99,4 +103,5 @@ def daily_secret(settings: Settings) -> bytes:
 
 
 def build_service(settings: Settings) -> GameService:
-    return GameService(build_store(settings), utc_now, new_secret, daily_secret(settings))
+    cache = ReplayCache(settings.replay_cache) if settings.replay_cache > 0 else None
+    return GameService(build_store(settings), utc_now, new_secret, daily_secret(settings), cache)
