@@ -80,14 +80,16 @@ class GameService:
         store: GameStore,
         clock: Callable[[], str],
         new_secret: Callable[[], str],
-        daily_secret: bytes = b"",
+        daily_secret: bytes | Callable[[], bytes] = b"",
         replay_cache: ReplayCache | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
         self.new_secret = new_secret
         self.cache = replay_cache
-        self.daily_secret = daily_secret  # keys the daily deals: without it, none can be chosen
+        # Keys the daily deals (without it none can be chosen); a function is called once, on
+        # first need, so that a cold start never waits on a secret store it may not use.
+        self._daily_secret = daily_secret
 
     # ---- queries ---------------------------------------------------------------------------
 
@@ -345,9 +347,11 @@ class GameService:
     def _daily_deal(self, day: str, game: GameEntry) -> DailyDeal:
         kept = self.store.load_daily(day, game.id)
         if kept is None:
-            if not self.daily_secret:
+            if callable(self._daily_secret):
+                self._daily_secret = self._daily_secret()
+            if not self._daily_secret:
                 raise StoreUnavailable("no daily secret is configured", retry_after=60)
-            kept = self.store.save_daily(select(game, self.daily_secret, day))
+            kept = self.store.save_daily(select(game, self._daily_secret, day))
         return kept
 
     def create_player(self, name: object) -> Json:

@@ -104,4 +104,5 @@ def daily_secret(settings: Settings) -> bytes:
 
 def build_service(settings: Settings) -> GameService:
     cache = ReplayCache(settings.replay_cache) if settings.replay_cache > 0 else None
-    return GameService(build_store(settings), utc_now, new_secret, daily_secret(settings), cache)
+    secret = lambda: daily_secret(settings)  # noqa: E731 (read on first need, once)
+    return GameService(build_store(settings), utc_now, new_secret, secret, cache)

@@ -11,6 +11,9 @@ Usage: python scripts/build_lambda.py [--out build/lambda]
 from __future__ import annotations
 
 import argparse
+import compileall
+import py_compile
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -20,7 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE = ("domain", "handlers", "infra")
-NOT_IN_LAMBDA = ("boto3", "waitress")
+NOT_IN_LAMBDA = ("boto3", "waitress", "flask-swagger-ui")  # /docs is not served on Lambda
 
 
 def code_files() -> list[Path]:
@@ -65,17 +68,29 @@ def install_dependencies(target: Path) -> None:
 
 
 def build(out: Path) -> Path:
+    """The zip: dependencies and code, each module with its bytecode beside it, compiled with
+    unchecked hashes (a zip's timestamps mean nothing, and Lambda's disk is read-only, so
+    bytecode checked against timestamps would be compiled again at every cold start)."""
     out.mkdir(parents=True, exist_ok=True)
     target = out / "function.zip"
     with tempfile.TemporaryDirectory() as tmp:
-        deps = Path(tmp)
-        install_dependencies(deps)
+        tree = Path(tmp)
+        install_dependencies(tree)
+        for pycache in list(tree.rglob("__pycache__")):
+            shutil.rmtree(pycache)
+        for path in code_files():
+            destination = tree / path.relative_to(ROOT)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, destination)
+        compileall.compile_dir(
+            tree,
+            quiet=1,
+            optimize=0,
+            invalidation_mode=py_compile.PycInvalidationMode.UNCHECKED_HASH,
+        )
         with zipfile.ZipFile(target, "w", zipfile.ZIP_DEFLATED) as archive:
-            for path in sorted(p for p in deps.rglob("*") if p.is_file()):
-                if "__pycache__" not in path.parts:
-                    archive.write(path, path.relative_to(deps).as_posix())
-            for path in sorted(code_files()):
-                archive.write(path, path.relative_to(ROOT).as_posix())
+            for path in sorted(p for p in tree.rglob("*") if p.is_file()):
+                archive.write(path, path.relative_to(tree).as_posix())
     return target
 
 

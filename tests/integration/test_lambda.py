@@ -100,3 +100,15 @@ def test_import_builds_nothing_it_does_not_need():
         [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True
     )
     assert out.stdout.strip() == "[]"
+
+
+def test_the_spec_is_served_on_lambda_but_not_swagger_ui(handler):
+    assert handler(event("GET", "/openapi.yaml"), None)["statusCode"] == 200
+    assert handler(event("GET", "/docs/"), None)["statusCode"] == 404
+
+
+def test_the_daily_secret_is_read_on_first_need_only(handler, monkeypatch):
+    """A cold start never touches SSM: only the first daily request does (here: no parameter
+    configured on DynamoDB, so daily challenges answer 503 and say why in the log)."""
+    response = handler(event("GET", "/v1/daily/today"), None)
+    assert response["statusCode"] == 503

@@ -138,3 +138,9 @@ def test_table_function_and_api(packaged):
         "apig_wsgi/__init__.py",
     } <= names
     assert "handlers/openapi.py" not in names and not any(n.startswith("tests/") for n in names)
+    # Bytecode ships, hash-based and unchecked (PEP 552 flags 0b01): no compiling at cold start.
+    pyc = "domain/__pycache__/service.cpython-311.pyc"
+    assert pyc in names and "flask/__pycache__/app.cpython-311.pyc" in names
+    flags = int.from_bytes(zipfile.ZipFile(artifact).read(pyc)[4:8], "little")
+    assert flags == 0b01
+    assert not any(n.startswith("flask_swagger_ui/") for n in names)  # /docs: not on Lambda
