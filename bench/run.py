@@ -435,7 +435,95 @@ def bench_daily() -> list[tuple[str, str, str]]:
 
 
 def main() -> None:
-    print_table(bench_rules() + bench_adaman() + bench_service() + bench_records() + bench_daily())
+    print_table(
+        bench_rules()
+        + bench_adaman()
+        + bench_service()
+        + bench_records()
+        + bench_daily()
+        + bench_workers()
+    )
+
+
+def _post_loop(base: str, seconds: float, seed: str) -> int:
+    """One client process: deal a game, play it by its first legal move, deal again; count
+    accepted moves (keep-alive, like a real client)."""
+    import http.client
+    import json as json_module
+
+    host, port = base.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=10)
+
+    def call(method: str, path: str, body: object, token: str | None = None) -> Json:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        conn.request(method, path, json_module.dumps(body), headers)
+        response = conn.getresponse()
+        data: Json = json_module.loads(response.read())
+        return data
+
+    accepted, n = 0, 0
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        created = call("POST", "/v1/games", {"ruleset": "royal-assassin", "seed": f"{seed}-{n}"})
+        n += 1
+        game, token, version = created["game"], created["token"], 0
+        view = created["view"]
+        while game["status"] == "playing" and time.perf_counter() < deadline:
+            move = next(m for m in view["legal_moves"] if m["type"] != "resign")
+            body = call("POST", f"/v1/games/{game['id']}/moves",
+                        {"version": version, "move": move}, token)  # fmt: skip
+            game, view, version = body["game"], body["view"], version + 1
+            accepted += 1
+    return accepted
+
+
+def _throughput(workers: int, clients: int = 4, seconds: float = 4.0) -> float:
+    """Accepted POST moves per second against a real `court serve --workers N`."""
+    import multiprocessing
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    with tempfile.TemporaryDirectory() as tmp:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "handlers.cli", "serve", "--port", str(port),
+             "--db", f"{tmp}/court.db", "--workers", str(workers)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                try:
+                    socket.create_connection(("127.0.0.1", port), 0.5).close()
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            base = f"http://127.0.0.1:{port}"
+            with multiprocessing.get_context("spawn").Pool(clients) as pool:
+                counts = pool.starmap(
+                    _post_loop, [(base, seconds, f"t{workers}-{i}") for i in range(clients)]
+                )
+        finally:
+            server.terminate()
+            server.wait(10)
+    return sum(counts) / seconds
+
+
+def bench_workers() -> list[tuple[str, str, str]]:
+    one = _throughput(1)
+    two = _throughput(2)
+    return [
+        (
+            "court serve POST moves/s, 4 client processes, loopback, SQLite",
+            f"1 worker {one:,.0f}/s; 2 workers {two:,.0f}/s = {two / one:.2f}x",
+            ">= 1.6x",
+        )
+    ]
 
 
 if __name__ == "__main__":

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import secrets
 import sys
 import time
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import replace
 from typing import IO, Any
 
 from domain.capabilities import AnyRuleset
@@ -349,11 +351,10 @@ def _ask(count: int) -> int | None:
 def cmd_serve(args: argparse.Namespace) -> int:
     import logging
 
-    from waitress import serve
-
     from domain.errors import StoreUnavailable
     from handlers.app import create_app
     from handlers.config import Settings, build_service
+    from handlers.server import listen, run
 
     env = Settings.from_env()
     settings = Settings(
@@ -364,6 +365,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
         region=env.region,
         cors_origins=tuple(args.cors_origins.split(",")) if args.cors_origins else env.cors_origins,
         create_table=args.create_table,
+        daily_secret=env.daily_secret,
+        daily_secret_param=env.daily_secret_param,
+        leaderboard_shards=env.leaderboard_shards,
+        replay_cache=env.replay_cache,
     )
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     # waitress warns "Task queue depth is N" on every request queued behind busy threads: a
@@ -372,32 +377,37 @@ def cmd_serve(args: argparse.Namespace) -> int:
     logging.getLogger("botocore").setLevel(logging.WARNING)  # "Found credentials in ..."
     where = settings.db if settings.store == "sqlite" else settings.table
     try:
-        service = build_service(settings)
-        service.store.check()
+        build_service(settings).store.check()  # creates the table if asked; checks it is usable
     except StoreUnavailable as e:
         raise UsageError(f"cannot use the {settings.store} store: {e}") from None
-    app = create_app(service, cors_origins=list(settings.cors_origins))
-    print(
-        f"Royal Court API on http://{args.host}:{args.port} ({settings.store}: {where}); "
-        f"docs at /docs",
-        file=sys.stderr,
-        flush=True,
-    )
+    workers = args.workers or os.cpu_count() or 1
     try:
-        serve(
-            app,
-            host=args.host,
-            port=args.port,
-            threads=args.threads,
-            connection_limit=args.connection_limit,
-            channel_timeout=args.idle_timeout,
-            ident="royal-court",
-        )
+        sock = listen(args.host, args.port)
     except OSError as e:
         raise UsageError(
             f"cannot listen on {args.host}:{args.port}: {e.strerror or e} "
             "(is another server running there? choose another with --port, or PORT= for make run)"
         ) from None
+    print(
+        f"Royal Court API on http://{args.host}:{args.port} ({settings.store}: {where}; "
+        f"{workers} worker{'s' if workers != 1 else ''}); docs at /docs",
+        file=sys.stderr,
+        flush=True,
+    )
+    serve_settings = replace(settings, create_table=False)
+
+    def make_app() -> Any:
+        return create_app(build_service(serve_settings), cors_origins=list(settings.cors_origins))
+
+    run(
+        make_app,
+        sock,
+        workers,
+        threads=args.threads,
+        connection_limit=args.connection_limit,
+        channel_timeout=args.idle_timeout,
+        ident="royal-court",
+    )
     return 0
 
 
@@ -546,7 +556,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--endpoint-url", help="DynamoDB endpoint, e.g. DynamoDB Local")
     p.add_argument("--create-table", action="store_true", help="create the DynamoDB table")
     p.add_argument("--cors-origins", help="comma-separated allowed origins (default *)")
-    p.add_argument("--threads", type=int, default=8, help="requests handled at once")
+    p.add_argument(
+        "--workers",
+        type=int,
+        help="processes sharing the port (default: one per core; 1 serves in this process)",
+    )
+    p.add_argument("--threads", type=int, default=8, help="requests handled at once, per worker")
     p.add_argument(
         "--connection-limit",
         type=int,
