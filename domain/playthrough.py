@@ -90,6 +90,13 @@ class Playthrough:
         self.in_force.append((seat, move))
         return transition.effects
 
+    def play_event(self, seat: int | None, move: object) -> list[Effect]:
+        """`play`, for a logged event whose seat may be None: the seat whose turn it is."""
+        if seat is None:
+            seats = self.ruleset.to_move(self.state)
+            seat = seats[0] if seats else 0
+        return self.play(seat, move)
+
     def _undo(self, seat: int) -> list[Effect]:
         if self.ruleset.is_over(self.state):
             raise GameOver()
@@ -119,11 +126,8 @@ def replay(
     """
     game = Playthrough(ruleset, seed, options)
     for index, (seat, move) in enumerate(events):
-        if seat is None:
-            seats = ruleset.to_move(game.state)
-            seat = seats[0] if seats else 0
         try:
-            game.play(seat, move)
+            game.play_event(seat, move)
         except IllegalMove as e:
             raise ReplayError(index, move, e.reason, e.legal_moves) from None
         except GameOver as e:

@@ -148,8 +148,9 @@ class GameService:
         stored = self._load(game_id)
         seat = self._seat(stored.record, token) if token is not None else None
         self._guard_daily(stored.record, seat)
-        final = self._replay(stored, stored.version)
-        over = self._seed_public(stored.record, final.ruleset.is_over(final.state))
+        # The record's status is written in the finishing move's own transaction: no need to
+        # replay the whole log a second time to learn that the game is over.
+        over = self._seed_public(stored.record, stored.record.status != "playing")
         if not over and seat is None:
             raise Unauthenticated("stepping through a game in play needs a seat's token")
         if not 0 <= at <= stored.version:
@@ -212,23 +213,37 @@ class GameService:
         full_options = ruleset.validate_options(options)
         seed_known = seed is not None
         game_seed = check_seed(seed) if seed is not None else self.new_secret()
-        game = Playthrough(ruleset, game_seed, full_options)
+        record, game, token = self._deal(
+            ruleset, full_options, game_seed, seed_known, from_game=from_game
+        )
+        self.store.create(record)
+        return Snapshot(self._game_json(record, 0, game), game.view(0), None, token)
+
+    def _deal(
+        self,
+        ruleset: AnyRuleset,
+        options: Mapping[str, Any],
+        seed: str,
+        seed_known: bool,
+        **extra: Any,
+    ) -> tuple[GameRecord, Playthrough, str]:
+        """A new game's record (not yet stored), its dealt position and seat 0's token."""
+        game = Playthrough(ruleset, seed, options)
         token = self.new_secret()
         record = GameRecord(
             id=self.new_secret(),
             ruleset=ruleset.id,
-            options=dict(full_options),
-            seed=game_seed,
-            seed_commitment=seed_commitment(game_seed),
+            options=dict(game.options),
+            seed=seed,
+            seed_commitment=seed_commitment(seed),
             seed_known=seed_known,
             created_at=self.clock(),
             token_hashes={"0": token_digest(token)},
             status=ruleset.status(game.state),
             outcome=ruleset.outcome(game.state),
-            from_game=from_game,
+            **extra,
         )
-        self.store.create(record)
-        return Snapshot(self._game_json(record, 0, game), game.view(0), None, token)
+        return record, game, token
 
     def _shared_deal(
         self,
@@ -385,23 +400,11 @@ class GameService:
                 self._player(player_token)
             return self.create_game(game.id, None, deal.seed)
         player = self._player(player_token)
-        ruleset = game.ruleset
-        options = ruleset.validate_options(None)  # fixed by the server; no undo when ranked
-        played = Playthrough(ruleset, deal.seed, options)
-        token = self.new_secret()
-        record = GameRecord(
-            id=self.new_secret(),
-            ruleset=ruleset.id,
-            options=dict(options),
-            seed=deal.seed,
-            seed_commitment=deal.seed_commitment,
-            seed_known=False,
-            created_at=self.clock(),
-            token_hashes={"0": token_digest(token)},
-            status=ruleset.status(played.state),
-            outcome=ruleset.outcome(played.state),
+        # Options fixed by the server (the defaults: no undo when ranked).
+        record, played, token = self._deal(
+            game.ruleset, {}, deal.seed, False,
             daily={"date": day, "player": player.id, "name": player.name},
-        )
+        )  # fmt: skip
         self.store.create_attempt(day, player.id, record)  # AttemptExists names the first
         return Snapshot(self._game_json(record, 0, played), played.view(0), None, token)
 

@@ -148,7 +148,7 @@ def cmd_replay_record(args: argparse.Namespace) -> int:
         effects: list[Json] = []
         if k > 0:
             try:
-                effects = game.play(*_event(events[k - 1], game))
+                effects = game.play_event(*events[k - 1])
             except (IllegalMove, GameOver) as e:
                 print(f"step {k}: {e}", file=sys.stderr)
                 return EXIT_ILLEGAL
@@ -157,14 +157,6 @@ def cmd_replay_record(args: argparse.Namespace) -> int:
             step = {"at": k, "move": move, "effects": effects, "view": game.view(seat)}
             sys.stdout.write(json.dumps(step) + "\n")
     return 0
-
-
-def _event(event: tuple[int | None, object], game: Playthrough) -> tuple[int, object]:
-    seat, move = event
-    if seat is None:
-        seats = game.ruleset.to_move(game.state)
-        seat = seats[0] if seats else 0
-    return seat, move
 
 
 def cmd_replay(args: argparse.Namespace) -> int:

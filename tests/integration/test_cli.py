@@ -315,7 +315,7 @@ def finished_game_db(tmp_path):
 
     path = str(tmp_path / "court.db")
     service = GameService(SqliteStore(path), fixed_clock, counting_secrets())
-    snap = service.create_game("adaman", None, None)
+    snap = service.create_game("adaman", None, "record-cli")  # 15 moves: room to tamper
     gid, token, version = snap.game["id"], snap.token, 0
     while snap.game["status"] == "playing":
         real = [m for m in snap.view["legal_moves"] if m["type"] != "resign"]
