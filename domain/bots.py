@@ -20,6 +20,8 @@ PolicyFactory = Callable[[DealRandom], Policy]
 """Makes a policy for one game, drawing any randomness from the stream given."""
 Heuristic = Callable[[Any, int], float]
 """How good a state looks to a seat, from what that seat can see."""
+ViewChoice = Callable[[Json, DealRandom], Json]
+"""Chooses a move from a seat's view alone (its `legal_moves` included)."""
 
 
 def _choices(legal: list[Json]) -> list[Json]:
@@ -61,19 +63,43 @@ def greedy_policy(heuristic: Heuristic) -> PolicyFactory:
     return make
 
 
+def from_view(choice: ViewChoice) -> PolicyFactory:
+    """A policy that is shown only its seat's view: the way every bot of a game with hidden
+    hands is built, so that it cannot see what its seat cannot, whoever calls it."""
+
+    def make(rng: DealRandom) -> Policy:
+        def choose(ruleset: Ruleset[Any, Any], state: Any, seat: int, legal: list[Json]) -> Json:
+            return choice(ruleset.view(state, seat), rng)
+
+        return choose
+
+    return make
+
+
+def bot_stream(seat: int) -> str:
+    """The label of a seat's bot randomness in a simulated game (seat 0's is plain `bot`)."""
+    return "bot" if seat == 0 else f"bot:{seat}"
+
+
 def play_out(
     ruleset: Ruleset[Any, Any],
     seed: str,
     options: Mapping[str, Any] | None,
     policy: PolicyFactory,
+    against: PolicyFactory | None = None,
 ) -> tuple[Any, list[tuple[int, Json]]]:
-    """Play one game to its end with a bot; returns the final state and the move log."""
-    choose = policy(DealRandom(seed, "bot"))
+    """Play one game to its end with bots (seat 0 `policy`, every other seat `against`, or
+    `policy` too); returns the final state and the move log. When several seats may move at
+    once, the lowest seat listed moves first."""
+    choosers = [
+        (policy if seat == 0 else against or policy)(DealRandom(seed, bot_stream(seat)))
+        for seat in range(ruleset.max_seats)
+    ]
     state = ruleset.start(seed, options)
     log: list[tuple[int, Json]] = []
     while not ruleset.is_over(state):
         seat = ruleset.to_move(state)[0]
-        move = choose(ruleset, state, seat, ruleset.legal_moves(state, seat))
+        move = choosers[seat](ruleset, state, seat, ruleset.legal_moves(state, seat))
         log.append((seat, move))
         state = ruleset.apply(state, seat, move).state
     return state, log

@@ -79,6 +79,18 @@ class Forbidden(PermissionError):
     """The token sent is not a token of a seat of this game."""
 
 
+class SeatTaken(Exception):
+    """The seat has been joined already: an invite works once."""
+
+
+class NotYourTurn(Exception):
+    """The seat has no such move now: another seat is to move (or it has submitted already)."""
+
+    def __init__(self, message: str, legal_moves: list[Json]) -> None:
+        super().__init__(message)
+        self.legal_moves = legal_moves
+
+
 class StaleVersion(Exception):
     """The client's version is behind the log: it must reload before moving."""
 

@@ -25,12 +25,13 @@ from typing import Any, Literal
 from domain.options import integer_problem
 
 Json = dict[str, Any]
-FieldKind = Literal["enum", "string_list", "integer", "boolean"]
+FieldKind = Literal["enum", "string_list", "integer", "boolean", "object"]
 
 
 @dataclass(frozen=True, slots=True)
 class FieldSpec:
-    """One field of a move: a string from `values`, a list of them, an integer or a boolean."""
+    """One field of a move: a string from `values`, a list of them, an integer, a boolean, or
+    an object whose keys are exactly `members` (each a field of its own)."""
 
     kind: FieldKind
     values: tuple[str, ...] = ()
@@ -40,6 +41,7 @@ class FieldSpec:
     minimum: int | None = None
     maximum: int | None = None
     description: str = ""
+    members: tuple[tuple[str, FieldSpec], ...] = ()
 
     def problem(self, value: object) -> str | None:
         """Why `value` does not fit this field, or None when it does."""
@@ -61,7 +63,19 @@ class FieldSpec:
             return None
         if self.kind == "boolean":
             return None if isinstance(value, bool) else "must be true or false"
+        if self.kind == "object":
+            return self._object_problem(value)
         return integer_problem(value, self.minimum, self.maximum)
+
+    def _object_problem(self, value: object) -> str | None:
+        names = [name for name, _ in self.members]
+        if not isinstance(value, dict) or set(value) != set(names):
+            return f"must be an object with exactly the keys {', '.join(names)}"
+        for name, spec in self.members:
+            problem = spec.problem(value[name])
+            if problem is not None:
+                return f"{name} {problem}"
+        return None
 
     def _allowed(self) -> frozenset[str]:
         return _frozen(self.values)
@@ -79,6 +93,13 @@ class FieldSpec:
             }
         elif self.kind == "boolean":
             schema = {"type": "boolean"}
+        elif self.kind == "object":
+            schema = {
+                "type": "object",
+                "properties": {name: spec.json_schema() for name, spec in self.members},
+                "required": [name for name, _ in self.members],
+                "additionalProperties": False,
+            }
         else:
             schema = {"type": "integer"}
             if self.minimum is not None:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from domain.capabilities import AnyRuleset, GameEntry
 from domain.errors import UnknownRuleset
-from domain.games import adaman, royal_assassin
+from domain.games import adaman, royal_ace_assin, royal_assassin
 
-GAMES: dict[str, GameEntry] = {g.id: g for g in (royal_assassin.GAME, adaman.GAME)}
+GAMES: dict[str, GameEntry] = {
+    g.id: g for g in (royal_assassin.GAME, adaman.GAME, royal_ace_assin.GAME)
+}
 RULESETS: dict[str, AnyRuleset] = {g.id: g.ruleset for g in GAMES.values()}
 
 

@@ -12,7 +12,7 @@ is a single move, the engine plays it, so move logs hold nothing but real choice
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeVar
 
 from domain.deal import check_seed
@@ -186,6 +186,15 @@ class Ruleset(ABC, Generic[S, M]):
     @abstractmethod
     def hidden(self, state: S, seat: int | None) -> set[str]:
         """The cards `seat` cannot see now (the stock, say): what no view may show it."""
+
+    def public_log(
+        self, state: S, events: Sequence[tuple[int, Json]], viewer: int | None
+    ) -> list[Json]:
+        """Each logged (seat, move) as `viewer` (None: a spectator) may see it, given the
+        game's `state` now: the filter every log, record, replay step and error body leaving
+        the service goes through. A game whose moves carry hidden cards overrides this; by
+        default every move is public."""
+        return [move for _, move in events]
 
     # ---- hooks each game implements ---------------------------------------------------------
 

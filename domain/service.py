@@ -11,12 +11,12 @@ import hashlib
 import hmac
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from domain.capabilities import AnyRuleset, GameEntry
 from domain.daily import check_date, display_name, leaderboard_key, select
-from domain.deal import check_seed, seed_commitment
+from domain.deal import DealRandom, check_seed, seed_commitment
 from domain.errors import (
     DailyNotFound,
     Forbidden,
@@ -25,6 +25,7 @@ from domain.errors import (
     IdempotencyMismatch,
     IllegalMove,
     InvalidRequest,
+    NotYourTurn,
     ReplayError,
     StaleVersion,
     StoreUnavailable,
@@ -62,16 +63,26 @@ class Snapshot:
     view: Json
     effects: list[Json] | None = None
     token: str | None = None
+    seat: int | None = None  # the seat a token was issued for
+    invites: list[Json] | None = None  # a new game's invites, for the other human seats
+    seq: int | None = None  # the event a move became (for Location headers)
 
 
 def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def logged(event: MoveEvent) -> Json:
-    """A move as published in logs and records (the Idempotency-Key stays private)."""
-    return {"seq": event.seq, "seat": event.seat, "move": event.move, "at": event.at,
+def logged(event: MoveEvent, move: Json | None = None) -> Json:
+    """A move as published in logs and records (the Idempotency-Key stays private), with
+    `move` as the requester may see it (filtered by the ruleset's `public_log`); `seq`,
+    `seat` and `hash` stay, so the chain can be checked once every move is public."""
+    return {"seq": event.seq, "seat": event.seat,
+            "move": event.move if move is None else move, "at": event.at,
             "hash": event.hash}  # fmt: skip
+
+
+MAX_APPEND_ATTEMPTS = 8
+"""How often a move is re-checked and re-tried when another seat's move was appended first."""
 
 
 class GameService:
@@ -102,13 +113,22 @@ class GameService:
         seat = self._seat(stored.record, token) if token is not None else None
         self._guard_daily(stored.record, seat)
         game = self._replay(stored, stored.version)
+        if self._bot_due(stored.record, game):  # a bot's reply left unplayed (a crash)
+            stored, game, _ = self._play_bots(stored, game, seat)
         return Snapshot(self._game_json(stored.record, stored.version, game), game.view(seat))
 
     def moves(self, game_id: str, token: str | None = None) -> list[Json]:
         stored = self._load(game_id)
         seat = self._seat(stored.record, token) if token is not None else None
         self._guard_daily(stored.record, seat)
-        return [logged(m) for m in stored.moves]
+        game = self._replay(stored, stored.version)
+        return self._public_moves(stored, game, seat)
+
+    @staticmethod
+    def _public_moves(stored: StoredGame, game: Playthrough, seat: int | None) -> list[Json]:
+        """The log as `seat` (None: a spectator) may see it now."""
+        shown = game.ruleset.public_log(game.state, [(m.seat, m.move) for m in stored.moves], seat)
+        return [logged(m, move) for m, move in zip(stored.moves, shown, strict=True)]
 
     def record(self, game_id: str, token: str | None) -> Json:
         """The game's record (docs/record-format.md), as much of it as the requester may see.
@@ -133,7 +153,7 @@ class GameService:
         out["created_at"] = r.created_at
         if r.from_game is not None:
             out["from_game"] = r.from_game
-        out["moves"] = [logged(m) for m in stored.moves]
+        out["moves"] = self._public_moves(stored, game, seat)
         out["status"] = game.ruleset.status(game.state)
         out["outcome"] = game.ruleset.outcome(game.state)
         return out
@@ -155,9 +175,11 @@ class GameService:
             raise Unauthenticated("stepping through a game in play needs a seat's token")
         if not 0 <= at <= stored.version:
             raise InvalidRequest("at", f"at must be from 0 to {stored.version}")
+        shown = self._public_moves(
+            stored, self._replay(stored, stored.version), None if over else seat
+        )
         game = self._replay(stored, max(at - 1, 0))
         effects: list[Json] = []
-        event = None
         if at > 0:
             event = stored.moves[at - 1]
             effects = game.play(event.seat, event.move)
@@ -165,7 +187,7 @@ class GameService:
         out: Json = {
             "at": at,
             "version": stored.version,
-            "move": logged(event) if event is not None else None,
+            "move": shown[at - 1] if at > 0 else None,
             "effects": effects,
             "view": game.view(viewer),
         }
@@ -204,20 +226,80 @@ class GameService:
         options: Mapping[str, Any] | None,
         seed: str | None,
         from_game: str | None = None,
+        seats: object = None,
     ) -> Snapshot:
         """Deal a new game; seed_known is true when the seed is public from the start: chosen
-        by the client, or taken from a finished game (`from_game`, a shared deal)."""
-        ruleset = get_ruleset(ruleset_id)
+        by the client, or taken from a finished game (`from_game`, a shared deal).
+
+        The creator takes the first human seat; every other human seat gets a one-time
+        invite, and bot seats play as soon as they have a move to make.
+        """
+        entry = get_game(ruleset_id)
+        ruleset = entry.ruleset
+        seat_list = self._seats(entry, seats)
         if from_game is not None:
             options, seed = self._shared_deal(ruleset, from_game, options, seed)
         full_options = ruleset.validate_options(options)
         seed_known = seed is not None
         game_seed = check_seed(seed) if seed is not None else self.new_secret()
-        record, game, token = self._deal(
-            ruleset, full_options, game_seed, seed_known, from_game=from_game
+        record, game, token, invites = self._deal(
+            ruleset, full_options, game_seed, seed_known, seat_list, from_game=from_game
         )
         self.store.create(record)
-        return Snapshot(self._game_json(record, 0, game), game.view(0), None, token)
+        creator = self._creator_seat(record)
+        stored, game, effects = self._play_bots(StoredGame(record), game, creator)
+        return Snapshot(
+            self._game_json(stored.record, stored.version, game),
+            game.view(creator),
+            effects or None,
+            token,
+            creator,
+            invites,
+        )
+
+    @staticmethod
+    def _seats(entry: GameEntry, seats: object) -> tuple[Json, ...]:
+        """The seats asked for, checked: as many as the ruleset allows, one human at least,
+        bots with a policy the game offers. Default: its minimum, every seat human."""
+        ruleset = entry.ruleset
+        if seats is None:
+            return tuple({"player": "human"} for _ in range(ruleset.min_seats))
+        if not isinstance(seats, list) or not (
+            ruleset.min_seats <= len(seats) <= ruleset.max_seats
+        ):
+            count = (
+                str(ruleset.min_seats)
+                if ruleset.min_seats == ruleset.max_seats
+                else f"{ruleset.min_seats} to {ruleset.max_seats}"
+            )
+            raise InvalidRequest("seats", f"{ruleset.id} takes a list of {count} seat(s)")
+        out: list[Json] = []
+        for index, seat in enumerate(seats):
+            player = seat.get("player") if isinstance(seat, dict) else None
+            policy = seat.get("policy") if isinstance(seat, dict) else None
+            if player == "human" and set(seat) == {"player"}:
+                out.append({"player": "human"})
+            elif player == "bot" and set(seat) <= {"player", "policy"}:
+                policy = "best" if policy is None else policy
+                if not isinstance(policy, str) or policy not in entry.policies:
+                    raise InvalidRequest(
+                        "seats",
+                        f"seats[{index}].policy must be one of {', '.join(entry.policies)}",
+                    )
+                out.append({"player": "bot", "policy": policy})
+            else:
+                raise InvalidRequest(
+                    "seats",
+                    f'seats[{index}] must be {{"player": "human"}} or '
+                    '{"player": "bot", "policy": P}',
+                )
+        if not any(seat["player"] == "human" for seat in out):
+            raise InvalidRequest("seats", "at least one seat must be human")
+        return tuple(out)
+
+    @staticmethod
+    def _creator_seat(record: GameRecord) -> int:
+        return next(i for i, s in enumerate(record.seat_list) if s["player"] == "human")
 
     def _deal(
         self,
@@ -225,25 +307,52 @@ class GameService:
         options: Mapping[str, Any],
         seed: str,
         seed_known: bool,
+        seats: tuple[Json, ...] = (),
         **extra: Any,
-    ) -> tuple[GameRecord, Playthrough, str]:
-        """A new game's record (not yet stored), its dealt position and seat 0's token."""
+    ) -> tuple[GameRecord, Playthrough, str, list[Json]]:
+        """A new game's record (not yet stored), its dealt position, the creator's token and
+        the invites of the other human seats (only their hashes are kept)."""
         game = Playthrough(ruleset, seed, options)
+        game_id = self.new_secret()
         token = self.new_secret()
+        seat_list = list(seats) or [{"player": "human"}]
+        creator = next(i for i, s in enumerate(seat_list) if s["player"] == "human")
+        invites: list[Json] = []
+        for index, seat in enumerate(seat_list):
+            if seat["player"] == "human" and index != creator:
+                invite = self.new_secret()
+                seat_list[index] = {**seat, "invite_hash": token_digest(invite)}
+                invites.append(
+                    {"seat": index, "invite": invite, "join": f"/v1/games/{game_id}/seats/{index}"}
+                )
         record = GameRecord(
-            id=self.new_secret(),
+            id=game_id,
             ruleset=ruleset.id,
             options=dict(game.options),
             seed=seed,
             seed_commitment=seed_commitment(seed),
             seed_known=seed_known,
             created_at=self.clock(),
-            token_hashes={"0": token_digest(token)},
+            token_hashes={str(creator): token_digest(token)},
             status=ruleset.status(game.state),
             outcome=ruleset.outcome(game.state),
+            seats=tuple(seat_list) if seats else (),
             **extra,
         )
-        return record, game, token
+        return record, game, token, invites
+
+    def join(self, game_id: str, seat: int, invite: str | None) -> Snapshot:
+        """Take a seat with its invite: the seat's token, once (only its hash is stored)."""
+        if not isinstance(invite, str) or not invite:
+            raise InvalidRequest("invite", "the invite of this seat is required")
+        self._load(game_id)
+        token = self.new_secret()
+        self.store.join(game_id, seat, token_digest(invite), token_digest(token))
+        stored = self._load(game_id)
+        game = self._replay(stored, stored.version)
+        return Snapshot(
+            self._game_json(stored.record, stored.version, game), game.view(seat), None, token, seat
+        )
 
     def _shared_deal(
         self,
@@ -280,21 +389,78 @@ class GameService:
         move: Json,
         idempotency_key: str | None = None,
     ) -> Snapshot:
-        """Check `move` against the replayed game and append it if the client was up to date."""
+        """Check `move` against the replayed game and append it if the seat is up to date.
+
+        A seat is stale only when a move since its `version` changed what it may do: the other
+        seat's sealed submission in the same simultaneous step does not, and the move is then
+        accepted at the latest version. A write lost to another seat's move is re-checked and
+        re-tried, so two seats submitting at once are both accepted.
+        """
         if token is None:
             raise Unauthenticated("a move needs the seat's token: Authorization: Bearer <token>")
-        stored = self._load(game_id)
-        seat = self._seat(stored.record, token)
-        if idempotency_key is not None:
-            earlier = self._answered(stored, idempotency_key, seat, version, move)
-            if earlier is not None:
-                return earlier
-        game = self._replay(stored, stored.version)
-        if game.ruleset.is_over(game.state):
-            raise GameOver()
-        if version != stored.version:
-            raise StaleVersion(stored.version)
-        effects = game.play(seat, move)  # IllegalMove: nothing is appended
+        for _ in range(MAX_APPEND_ATTEMPTS):
+            stored = self._load(game_id)
+            seat = self._seat(stored.record, token)
+            if idempotency_key is not None:
+                earlier = self._answered(stored, idempotency_key, seat, version, move)
+                if earlier is not None:
+                    return earlier
+            game = self._replay(stored, stored.version)
+            if game.ruleset.is_over(game.state):
+                raise GameOver()
+            self._check_turn(game, seat, move)
+            if version != stored.version and not self._still_current(stored, game, seat, version):
+                raise StaleVersion(stored.version)
+            before = stored.version
+            try:
+                stored, effects = self._append(stored, game, seat, move, idempotency_key)
+            except VersionConflict:
+                continue  # another seat's move came first: look again
+            stored, game, bot_effects = self._play_bots(stored, game, seat)
+            effects += bot_effects
+            return Snapshot(
+                self._game_json(stored.record, stored.version, game),
+                game.view(seat),
+                effects,
+                seq=before + 1,
+            )
+        raise StoreUnavailable("the game is too busy: retry", retry_after=1)
+
+    @staticmethod
+    def _check_turn(game: Playthrough, seat: int, move: Json) -> None:
+        """A seat that may not move now (other than resign) is told so, not given a 422."""
+        if seat in game.ruleset.to_move(game.state):
+            return
+        legal = game.legal_moves(seat)
+        if move not in legal:
+            raise NotYourTurn("it is not your turn: wait for the other seat", legal)
+
+    def _still_current(
+        self, stored: StoredGame, game: Playthrough, seat: int, version: int
+    ) -> bool:
+        """Whether every move since `version` was another seat's and left this seat's legal
+        moves as they were (a sealed submission in a simultaneous step)."""
+        if not 0 <= version < stored.version:
+            return False
+        if any(m.seat == seat for m in stored.moves[version:]):
+            return False
+        then = self._replay(stored, version)
+        return then.legal_moves(seat) == game.legal_moves(seat)
+
+    def _append(
+        self,
+        stored: StoredGame,
+        game: Playthrough,
+        seat: int,
+        move: object,
+        idempotency_key: str | None = None,
+    ) -> tuple[StoredGame, list[Json]]:
+        """Play `move` on `game` (in place) and append it as the log's next event: one
+        conditional write (VersionConflict if another came first; `game` is then stale)."""
+        version = stored.version
+        playing = game.copy()
+        effects = playing.play(seat, move)  # IllegalMove: nothing is appended
+        assert isinstance(move, dict)
         seq = version + 1
         previous = stored.moves[-1].hash if stored.moves else stored.record.seed_commitment
         at = self.clock()
@@ -303,29 +469,65 @@ class GameService:
         )
         finish = None
         ruleset = game.ruleset
-        if ruleset.is_over(game.state):
-            outcome = ruleset.outcome(game.state)
+        record = stored.record
+        if ruleset.is_over(playing.state):
+            outcome = ruleset.outcome(playing.state)
             assert outcome is not None
             entry = None
-            if stored.record.daily is not None:
-                daily = stored.record.daily
-                key = leaderboard_key(outcome["result"], outcome["score"], seq, at, game_id)
-                entry = LeaderboardEntry(daily["date"], ruleset.id, key, game_id, daily["player"],
-                                         daily["name"], outcome["result"], outcome["score"], seq,
-                                         at)  # fmt: skip
-            finish = Finish(ruleset.status(game.state), outcome, at, ruleset.id, entry)
-        try:
-            self.store.append(game_id, version, event, finish)
-        except VersionConflict:
-            # Lost the race. If the winner was this same request (a client's retry racing
-            # its first try), answer from the winner's event: a retry always agrees.
-            latest = self._load(game_id)
-            if idempotency_key is not None:
-                earlier = self._answered(latest, idempotency_key, seat, version, move)
-                if earlier is not None:
-                    return earlier
-            raise StaleVersion(latest.version) from None
-        return Snapshot(self._game_json(stored.record, seq, game), game.view(seat), effects)
+            if record.daily is not None:
+                daily = record.daily
+                key = leaderboard_key(outcome["result"], outcome["score"], seq, at, record.id)
+                entry = LeaderboardEntry(daily["date"], ruleset.id, key, record.id,
+                                         daily["player"], daily["name"], outcome["result"],
+                                         outcome["score"], seq, at)  # fmt: skip
+            finish = Finish(ruleset.status(playing.state), outcome, at, ruleset.id, entry)
+        self.store.append(record.id, version, event, finish)
+        game.state, game.in_force, game.undos = playing.state, playing.in_force, playing.undos
+        if finish is not None:
+            record = replace(
+                record,
+                status=finish.status,
+                outcome=finish.outcome,
+                finished_at=finish.at,
+                version=seq,
+            )
+        return StoredGame(record, (*stored.moves, event)), effects
+
+    @staticmethod
+    def _bot_due(record: GameRecord, game: Playthrough) -> int | None:
+        """The bot seat that has a move to make now, if any."""
+        seats = record.seat_list
+        for seat in game.ruleset.to_move(game.state):
+            if seats[seat]["player"] == "bot":
+                return int(seat)
+        return None
+
+    def _play_bots(
+        self, stored: StoredGame, game: Playthrough, viewer: int | None
+    ) -> tuple[StoredGame, Playthrough, list[Json]]:
+        """Play every bot seat's move due now, each from its seat's own view and appended as
+        its own event (ordered conditional writes: a crash in between leaves a valid log, and
+        the next request that reads the game plays the rest). Returns what `viewer` may see
+        of them: each bot move as `public_log` shows it, followed by its effects."""
+        effects: list[Json] = []
+        while (bot := self._bot_due(stored.record, game)) is not None:
+            policy_name = stored.record.seat_list[bot]["policy"]
+            entry = get_game(stored.record.ruleset)
+            # The bot's randomness comes from the secret seed, so no seat can predict it,
+            # and from nothing else its seat cannot see.
+            rng = DealRandom(stored.record.seed, f"bot:{bot}:{stored.version}")
+            choose = entry.policies[policy_name](rng)
+            move = choose(game.ruleset, game.state, bot, game.legal_moves(bot))
+            try:
+                stored, bot_effects = self._append(stored, game, bot, move)
+            except VersionConflict:  # another request is playing this bot: it will finish
+                stored = self._load(stored.record.id)
+                game = self._replay(stored, stored.version)
+                continue
+            shown = game.ruleset.public_log(game.state, [(bot, move)], viewer)[0]
+            effects.append({"type": "bot_move", "seat": bot, "move": shown})
+            effects += bot_effects
+        return stored, game, effects
 
     # ---- daily challenges (docs/daily.md) -------------------------------------------------------
 
@@ -401,8 +603,8 @@ class GameService:
             return self.create_game(game.id, None, deal.seed)
         player = self._player(player_token)
         # Options fixed by the server (the defaults: no undo when ranked).
-        record, played, token = self._deal(
-            game.ruleset, {}, deal.seed, False,
+        record, played, token, _ = self._deal(
+            game.ruleset, {}, deal.seed, False, (),
             daily={"date": day, "player": player.id, "name": player.name},
         )  # fmt: skip
         self.store.create_attempt(day, player.id, record)  # AttemptExists names the first
@@ -543,7 +745,22 @@ class GameService:
         game = self._replay(stored, seq - 1)
         event = stored.moves[seq - 1]
         effects = game.play(event.seat, event.move)
-        return Snapshot(self._game_json(stored.record, seq, game), game.view(event.seat), effects)
+        # ... and the bot replies that followed it in the same request.
+        seats = stored.record.seat_list
+        version = seq
+        for later in stored.moves[seq:]:
+            if seats[later.seat]["player"] != "bot" or self._bot_due(stored.record, game) is None:
+                break
+            bot_effects = game.play(later.seat, later.move)
+            shown = game.ruleset.public_log(game.state, [(later.seat, later.move)], event.seat)
+            effects += [{"type": "bot_move", "seat": later.seat, "move": shown[0]}, *bot_effects]
+            version = later.seq
+        return Snapshot(
+            self._game_json(stored.record, version, game),
+            game.view(event.seat),
+            effects,
+            seq=seq,
+        )
 
     def _game_json(self, record: GameRecord, version: int, game: Playthrough) -> Json:
         ruleset = game.ruleset
@@ -559,6 +776,12 @@ class GameService:
             "created_at": record.created_at,
             "outcome": ruleset.outcome(game.state),
         }
+        out["seats"] = [
+            {"seat": i, "player": seat["player"], **({"policy": seat["policy"]}
+             if seat["player"] == "bot" else {}),
+             "joined": seat["player"] == "bot" or str(i) in record.token_hashes}
+            for i, seat in enumerate(record.seat_list)
+        ]  # fmt: skip
         if record.from_game is not None:
             out["from_game"] = record.from_game
         if record.daily is not None:

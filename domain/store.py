@@ -7,11 +7,12 @@ Only player moves are stored: every position is derived again by replaying them.
 from __future__ import annotations
 
 import base64
+import hmac
 import json
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from domain.errors import InvalidRequest
+from domain.errors import Forbidden, GameNotFound, InvalidRequest, SeatTaken
 
 Json = dict[str, Any]
 
@@ -34,6 +35,14 @@ class GameRecord:
     from_game: str | None = None  # the game whose deal this one replays (a shared deal)
     finished_at: str | None = None  # when the finishing move was accepted
     daily: Json | None = None  # a ranked daily attempt: {"date", "player", "name"}
+    seats: tuple[Json, ...] = ()
+    """One entry per seat: {"player": "human"} (with "invite_hash" for a seat still to join,
+    kept once joined so that a used invite is told from a wrong one) or {"player": "bot",
+    "policy": P}. Empty: one human seat (a solitaire, or a record from before seats)."""
+
+    @property
+    def seat_list(self) -> tuple[Json, ...]:
+        return self.seats or ({"player": "human"},)
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +140,11 @@ class GameStore(Protocol):
     ) -> None:
         """Append move `expected_version + 1` atomically, or raise VersionConflict."""
 
+    def join(self, game_id: str, seat: int, invite_hash: str, token_hash: str) -> None:
+        """Give `seat` its token, at once and only once: SeatTaken if it has one already,
+        Forbidden if `invite_hash` is not the seat's, GameNotFound if there is no game.
+        Two racing joins of one seat: exactly one succeeds."""
+
     def list_finished(self, ruleset: str | None, limit: int, cursor: str | None) -> Page:
         """Finished games (of one ruleset, or all), newest finish first, `limit` at most.
 
@@ -162,6 +176,27 @@ class GameStore(Protocol):
 
     def leaderboard_rank(self, date: str, ruleset: str, key: str) -> int:
         """1 + the number of entries whose key sorts before `key`."""
+
+
+def check_join(
+    token_hashes: dict[str, str] | None,
+    seats: list[Json] | None,
+    seat: int,
+    invite_hash: str,
+    token_hash: str,
+) -> dict[str, str]:
+    """The token hashes after `seat` joins with this invite, or why it cannot: the one rule
+    every store applies inside its own atomic step."""
+    if token_hashes is None or seats is None:
+        raise GameNotFound("no such game")
+    if not 0 <= seat < len(seats) or seats[seat].get("player") != "human":
+        raise Forbidden(f"seat {seat} takes no invite")
+    expected = seats[seat].get("invite_hash")
+    if expected is None or not hmac.compare_digest(expected, invite_hash):
+        raise Forbidden("this is not the invite of that seat")
+    if str(seat) in token_hashes:
+        raise SeatTaken(f"seat {seat} has already been joined")
+    return {**token_hashes, str(seat): token_hash}
 
 
 def encode_cursor(position: dict[str, Any]) -> str:

@@ -76,6 +76,7 @@ class Verdict:
     score: Any = None
     moves: int = 0
     problems: list[Problem] = field(default_factory=list)
+    winner: int | None = None  # the winning seat, in a game of several seats
 
     def to_json(self) -> Json:
         return {
@@ -84,11 +85,14 @@ class Verdict:
             "result": self.result,
             "score": self.score,
             "moves": self.moves,
+            "winner": self.winner,
             "problems": [p.to_json() for p in self.problems],
         }
 
     def summary(self) -> str:
         """One line: `OK <ruleset> <result> <score> (<n> moves)`, or the first problem."""
+        if self.valid and self.result is None and self.winner is not None:
+            return f"OK {self.ruleset} seat {self.winner} won ({self.moves} moves)"
         if self.valid:
             return f"OK {self.ruleset} {self.result} {self.score} ({self.moves} moves)"
         p = self.problems[0]
@@ -228,4 +232,5 @@ def _verify(record: object) -> Verdict:
     if outcome is None:
         raise _fail(None, "status", "a finished game", status,
                     "the game is still being played: its record is not complete")  # fmt: skip
-    return Verdict(True, ruleset.id, outcome["result"], outcome.get("score"), len(record["moves"]))
+    return Verdict(True, ruleset.id, outcome["result"], outcome.get("score"),
+                   len(record["moves"]), winner=outcome.get("winner"))  # fmt: skip

@@ -22,10 +22,12 @@ from domain.verify import verify
 from handlers.problems import Problem, problem_for
 from handlers.schemas import (
     CreateGameRequest,
+    JoinRequest,
     LeaderboardQuery,
     ListGamesQuery,
     MoveRequest,
     PlayerRequest,
+    ReadGameQuery,
     ReplayQuery,
 )
 
@@ -40,6 +42,10 @@ _list_schema = ListGamesQuery()
 _replay_schema = ReplayQuery()
 _player_schema = PlayerRequest()
 _leaderboard_schema = LeaderboardQuery()
+_join_schema = JoinRequest()
+_read_schema = ReadGameQuery()
+WAIT_POLL_SECONDS = 0.5
+"""How often a long-poll (`?wait=`) reads the game again: one store read each time."""
 
 
 def _json_body(limit: int = MAX_BODY_BYTES) -> Any:
@@ -143,21 +149,41 @@ def create_app(
     def create_game() -> Response:
         body = _create_schema.load(_json_body())
         snap = service.create_game(
-            body["ruleset"], body["options"], body.get("seed"), body.get("from_game")
-        )
+            body["ruleset"], body["options"], body.get("seed"), body.get("from_game"),
+            body.get("seats"),
+        )  # fmt: skip
         game_id = g.created_game_id = snap.game["id"]
+        out = {"game": snap.game, "token": snap.token, "seat": snap.seat,
+               "invites": snap.invites or [], "view": snap.view}  # fmt: skip
+        if snap.effects:
+            out["effects"] = snap.effects
         return _json(
-            {"game": snap.game, "token": snap.token, "view": snap.view},
+            out, 201, {"Location": f"/v1/games/{game_id}", "ETag": _etag(snap.game["version"])}
+        )
+
+    @app.post("/v1/games/<game_id>/seats/<int:seat>")
+    def join(game_id: str, seat: int) -> Response:
+        body = _join_schema.load(_json_body())
+        snap = service.join(game_id, seat, body["invite"])
+        return _json(
+            {"seat": snap.seat, "token": snap.token, "game": snap.game, "view": snap.view},
             201,
             {"Location": f"/v1/games/{game_id}", "ETag": _etag(snap.game["version"])},
         )
 
     @app.get("/v1/games/<game_id>")
     def read_game(game_id: str) -> Response:
-        snap = service.read_game(game_id, _bearer_token())
+        query = _read_schema.load(request.args.to_dict())
+        token = _bearer_token()
+        snap = service.read_game(game_id, token)
+        known = request.headers.get("If-None-Match")
+        deadline = time.monotonic() + query.get("wait", 0.0)
+        while known == _etag(snap.game["version"]) and time.monotonic() < deadline:
+            time.sleep(min(WAIT_POLL_SECONDS, max(deadline - time.monotonic(), 0.0)))
+            snap = service.read_game(game_id, token)
         etag = _etag(snap.game["version"])
         headers = {"ETag": etag, "Vary": "Authorization", "Cache-Control": "no-cache"}
-        if request.headers.get("If-None-Match") == etag:
+        if known == etag:
             resp = Response(status=304)
             resp.headers.update(headers)
             return resp

@@ -20,7 +20,7 @@ from domain.record import RECORD_FORMAT, move_hash
 from domain.registry import GAMES
 from domain.verify import verify
 from handlers import schemas
-from handlers.app import MAX_BODY_BYTES
+from handlers.app import MAX_BODY_BYTES, WAIT_POLL_SECONDS
 from handlers.problems import KINDS
 
 DESCRIPTION = """\
@@ -95,6 +95,7 @@ def _game_example(entry: GameEntry) -> dict[str, Any]:
         "created_at": "2026-11-22T03:25:59.123Z",
         "outcome": None,
         "seed": entry.example_seed,
+        "seats": [{"seat": 0, "player": "human", "joined": True}],
     }
 
 
@@ -405,6 +406,7 @@ def build_spec() -> APISpec:
         schemas.Problem,
         schemas.Game,
         schemas.CreatedGame,
+        schemas.JoinedSeat,
         schemas.GameWithView,
         schemas.MoveResult,
         schemas.MoveLog,
@@ -467,9 +469,13 @@ def build_spec() -> APISpec:
             "post": {
                 "operationId": "createGame",
                 "summary": "Deal a new game",
-                "description": "Returns seat 0's token, once: keep it. "
+                "description": "Returns your seat's token, once: keep it. "
                 "A client-chosen seed makes a "
-                "shared deal (everyone can see the seed and re-deal it).",
+                "shared deal (everyone can see the seed and re-deal it). For a game of "
+                "several seats, `seats` lists each one, human or bot: the creator takes the "
+                "first human seat, every other human seat gets a one-time `invite` (see "
+                "joinSeat), and bot seats play from their own view as soon as they have a "
+                "move, within the request that gave them one (their moves are in `effects`).",
                 "requestBody": {
                     "required": True,
                     "content": {
@@ -483,7 +489,13 @@ def build_spec() -> APISpec:
                     "201": _json(
                         "CreatedGame",
                         "The game, the token and seat 0's view.",
-                        {"game": game_example, "token": "s3cr3t-t0k3n", "view": view_example},
+                        {
+                            "game": game_example,
+                            "token": "s3cr3t-t0k3n",
+                            "seat": 0,
+                            "invites": [],
+                            "view": view_example,
+                        },
                         headers={
                             "Location": {
                                 "schema": {"type": "string"},
@@ -495,7 +507,11 @@ def build_spec() -> APISpec:
                     "400": MALFORMED,
                     "413": TOO_LARGE,
                     "422": _problem(
-                        "invalid-options", "invalid-body", "unknown-ruleset", "invalid-seed"
+                        "invalid-options",
+                        "invalid-body",
+                        "unknown-ruleset",
+                        "invalid-seed",
+                        "invalid-request",
                     ),
                     "503": UNAVAILABLE,
                 },
@@ -508,7 +524,28 @@ def build_spec() -> APISpec:
             "get": {
                 "operationId": "readGame",
                 "summary": "A game, as the seat whose token is sent sees it (else a spectator)",
-                "parameters": [GAME_ID],
+                "description": "Long-poll for the other seat: send `If-None-Match` with the "
+                "ETag you have and `?wait=S` (S <= 25): the answer comes as soon as the version "
+                "differs, or 304 after S seconds. The server reads the game every "
+                f"{WAIT_POLL_SECONDS} s while waiting (on DynamoDB: one consistent Query per "
+                "read, so a 25 s wait costs up to 50 reads).",
+                "parameters": [
+                    GAME_ID,
+                    {
+                        "name": "wait",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "number", "minimum": 0, "maximum": 25},
+                        "description": "Seconds to wait for a change (with If-None-Match).",
+                    },
+                    {
+                        "name": "If-None-Match",
+                        "in": "header",
+                        "required": False,
+                        "schema": {"type": "string"},
+                        "description": "The ETag you have: 304 while it is still current.",
+                    },
+                ],
                 "security": [{}, {"seatToken": []}],
                 "responses": {
                     "200": _json(
@@ -524,11 +561,47 @@ def build_spec() -> APISpec:
                     "401": _problem("token-required"),
                     "403": FORBIDDEN,
                     "404": NOT_FOUND,
+                    "422": _problem("invalid-body"),
                     "503": UNAVAILABLE,
                 },
             }
         },
     )
+    spec.path(
+        path="/v1/games/{game_id}/seats/{seat}",
+        operations={
+            "post": {
+                "operationId": "joinSeat",
+                "summary": "Take a seat with its invite",
+                "description": "The invite came in the create response (`invites`); it works "
+                "once. Two racing joins of one seat: exactly one wins.",
+                "parameters": [
+                    GAME_ID,
+                    {"name": "seat", "in": "path", "required": True,
+                     "schema": {"type": "integer", "minimum": 0}},
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {
+                        "schema": {"type": "object", "properties": {"invite": {
+                            "type": "string", "minLength": 1, "maxLength": 200}},
+                            "required": ["invite"], "additionalProperties": False},
+                        "example": {"invite": "iNv1t3"}}},
+                },
+                "responses": {
+                    "201": _json("JoinedSeat", "The seat's token (once: keep it) and view."),
+                    "400": MALFORMED,
+                    "403": _problem("wrong-token",
+                                    description="Not the invite of that seat."),
+                    "404": NOT_FOUND,
+                    "409": _problem("seat-taken"),
+                    "413": TOO_LARGE,
+                    "422": _problem("invalid-body", "invalid-request"),
+                    "503": UNAVAILABLE,
+                },
+            }
+        },
+    )  # fmt: skip
     spec.path(
         path="/v1/games/{game_id}/moves",
         operations={
@@ -537,7 +610,10 @@ def build_spec() -> APISpec:
                 "summary": "Play a move",
                 "description": "`version` is the number of moves the client has seen. A retry "
                 "with the same `Idempotency-Key` and body returns the same response "
-                "and appends nothing.",
+                "and appends nothing. In a game of several seats a seat is stale only when a "
+                "move since its version changed what it may do (another seat's sealed "
+                "submission in the same simultaneous step does not); a seat that may not move "
+                "now gets 409 not-your-turn.",
                 "parameters": [
                     GAME_ID,
                     {
@@ -573,7 +649,7 @@ def build_spec() -> APISpec:
                     "401": _problem("token-required"),
                     "403": FORBIDDEN,
                     "404": NOT_FOUND,
-                    "409": _problem("stale-version", "game-finished"),
+                    "409": _problem("stale-version", "game-finished", "not-your-turn"),
                     "413": TOO_LARGE,
                     "422": _problem("illegal-move", "invalid-body", "idempotency-key-reused"),
                     "503": UNAVAILABLE,
@@ -582,6 +658,10 @@ def build_spec() -> APISpec:
             "get": {
                 "operationId": "listMoves",
                 "summary": "The move log, with its hash chain",
+                "description": "As the requester may see it: another seat's hidden cards and "
+                "sealed moves are left out of its move (seq, seat and hash stay) until the "
+                "game is over.",
+                "security": [{}, {"seatToken": []}],
                 "parameters": [GAME_ID],
                 "responses": {
                     "200": _json(

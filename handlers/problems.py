@@ -27,6 +27,8 @@ from domain.errors import (
     InvalidOptions,
     InvalidRequest,
     InvalidSeed,
+    NotYourTurn,
+    SeatTaken,
     StaleVersion,
     StoreUnavailable,
     Unauthenticated,
@@ -88,6 +90,14 @@ KINDS: dict[str, ProblemKind] = _kinds(
     ProblemKind(409, "stale-version", "Stale version",
                 "The version is stale: another move came first. Reload and retry.",
                 {"detail": "the game is at version 3; reload and retry", "current_version": 3}),
+    ProblemKind(409, "not-your-turn", "Not your turn",
+                "The seat may not make this move now: another seat is to move, or it has "
+                "already submitted this step. `legal_moves` lists what it may do (resign).",
+                {"detail": "it is not your turn: wait for the other seat",
+                 "legal_moves": [{"type": "resign"}]}),
+    ProblemKind(409, "seat-taken", "Seat already taken",
+                "The seat has been joined already: an invite works once.",
+                {"detail": "seat 1 has already been joined"}),
     ProblemKind(409, "game-finished", "The game is over", "No move is accepted once it is over.",
                 {"detail": "the game is over"}),
     ProblemKind(413, "body-too-large", "Request body too large", "The body is too large."),
@@ -191,6 +201,10 @@ def problem_for(error: Exception) -> Problem:
         )
     if isinstance(error, GameOver):
         return Problem("game-finished", str(error))
+    if isinstance(error, NotYourTurn):
+        return Problem("not-your-turn", str(error), legal_moves=error.legal_moves)
+    if isinstance(error, SeatTaken):
+        return Problem("seat-taken", str(error))
     if isinstance(error, StoreUnavailable):
         # The cause (error code and message) is for the operator's log; the client is told
         # only to come back, which is all it can act on.

@@ -65,6 +65,41 @@ class CreateGameRequest(StrictSchema):
         },
     )
     from_game = FROM_GAME
+    seats = fields.List(
+        fields.Nested(lambda: SeatRequest()),
+        validate=validate.Length(min=1, max=8),
+        metadata={
+            "description": "One entry per seat (default: the ruleset's minimum, all human). "
+            "The creator takes the first human seat; every other human seat gets an invite.",
+            "example": [{"player": "human"}, {"player": "bot", "policy": "best"}],
+        },
+    )
+
+
+class SeatRequest(StrictSchema):
+    player = fields.String(required=True, validate=validate.OneOf(["human", "bot"]))
+    policy = fields.String(
+        validate=validate.Length(min=1, max=40),
+        metadata={"description": "A bot seat's policy (the ruleset's `policies`; default best)."},
+    )
+
+
+class JoinRequest(StrictSchema):
+    invite = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=200),
+        metadata={"description": "The seat's invite, from the create response."},
+    )
+
+
+class ReadGameQuery(StrictSchema):
+    wait = fields.Float(
+        validate=validate.Range(min=0, max=25),
+        metadata={
+            "description": "Long-poll: with If-None-Match, answer as soon as the version "
+            "differs, or 304 after this many seconds (at most 25)."
+        },
+    )
 
 
 class ListGamesQuery(StrictSchema):
@@ -154,6 +189,26 @@ class Game(Schema):
     seed = fields.String(
         metadata={"description": "Present only when the client chose it or the game is over."}
     )
+    seats = fields.List(
+        fields.Nested(lambda: SeatInfo()),
+        required=True,
+        metadata={"description": "Each seat: human or bot, and whether it has been joined."},
+    )
+
+
+class SeatInfo(Schema):
+    seat = fields.Integer(required=True)
+    player = fields.String(required=True, metadata={"example": "human"})
+    policy = fields.String(metadata={"description": "A bot seat's policy."})
+    joined = fields.Boolean(required=True)
+
+
+class Invite(Schema):
+    seat = fields.Integer(required=True, metadata={"example": 1})
+    invite = fields.String(
+        required=True, metadata={"description": "One-time secret: give it to that seat's player."}
+    )
+    join = fields.String(required=True, metadata={"example": "/v1/games/3q2t0Jx8/seats/1"})
 
 
 View = fields.Dict(
@@ -169,8 +224,21 @@ class CreatedGame(Schema):
     game = fields.Nested(Game, required=True)
     token = fields.String(
         required=True,
-        metadata={"description": "Seat 0's secret: send it as `Authorization: Bearer <token>`."},
+        metadata={"description": "Your seat's secret: send it as `Authorization: Bearer <token>`."},
     )
+    seat = fields.Integer(required=True, metadata={"description": "Your seat (the first human)."})
+    invites = fields.List(
+        fields.Nested(Invite),
+        required=True,
+        metadata={"description": "One per other human seat (empty for a solitaire)."},
+    )
+    view = View
+
+
+class JoinedSeat(Schema):
+    seat = fields.Integer(required=True)
+    token = fields.String(required=True, metadata={"description": "The seat's secret."})
+    game = fields.Nested(Game, required=True)
     view = View
 
 
@@ -241,6 +309,10 @@ class Verdict(Schema):
     result = fields.String(required=True, allow_none=True)
     score = fields.Raw(required=True, allow_none=True)
     moves = fields.Integer(required=True)
+    winner = fields.Integer(
+        required=True, allow_none=True,
+        metadata={"description": "The winning seat of a game of several seats (else null)."},
+    )  # fmt: skip
     problems = fields.List(
         fields.Nested(VerifyProblem),
         required=True,
@@ -405,6 +477,16 @@ def create_game_variant(ruleset: AnyRuleset) -> type[Schema]:
             "options": fields.Nested(options),
             "seed": fields.String(validate=validate.Regexp(SEED_REGEX)),
             "from_game": FROM_GAME,
+            **(
+                {
+                    "seats": fields.List(
+                        fields.Nested(SeatRequest),
+                        validate=validate.Length(min=ruleset.min_seats, max=ruleset.max_seats),
+                    )
+                }
+                if ruleset.max_seats > 1
+                else {}
+            ),
         },
         name=f"Create{name}Game",
     )

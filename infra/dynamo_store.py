@@ -35,6 +35,7 @@ from domain.store import (
     Page,
     PlayerRecord,
     StoredGame,
+    check_join,
     decode_cursor,
     encode_cursor,
 )
@@ -162,6 +163,8 @@ class DynamoStore:
             item["from_game"] = {"S": record.from_game}
         if record.daily is not None:
             item["daily"] = {"S": json.dumps(record.daily)}
+        if record.seats:
+            item["seats"] = {"S": json.dumps(list(record.seats))}
         return item
 
     def load(self, game_id: str) -> StoredGame | None:
@@ -243,6 +246,37 @@ class DynamoStore:
             items.append({"Put": {"TableName": self.table, "Item": self._entry_item(finish.entry)}})
         self._call("transact_write_items", TransactItems=items)
 
+    def join(self, game_id: str, seat: int, invite_hash: str, token_hash: str) -> None:
+        # Optimistic: the write is conditional on the token hashes read; a racing join that
+        # wrote first makes it fail, and the re-read then finds the seat taken.
+        for _ in range(5):
+            item = self._get(_pk(game_id)["S"], RECORD_SK)
+            record = None if item is None else self._record(game_id, item)
+            tokens = check_join(
+                None if record is None else record.token_hashes,
+                None if record is None else list(record.seat_list),
+                seat,
+                invite_hash,
+                token_hash,
+            )
+            assert item is not None
+            try:
+                self._call(
+                    "update_item",
+                    TableName=self.table,
+                    Key={"pk": _pk(game_id), "sk": {"S": RECORD_SK}},
+                    UpdateExpression="SET token_hashes = :new",
+                    ConditionExpression="token_hashes = :old",
+                    ExpressionAttributeValues={
+                        ":new": {"S": json.dumps(tokens)},
+                        ":old": item["token_hashes"],
+                    },
+                )
+                return
+            except VersionConflict:
+                continue
+        raise StoreUnavailable("the seat is contended: retry", retry_after=1)
+
     # ---- helpers ---------------------------------------------------------------------------
 
     def _call(self, operation: str, **kwargs: Any) -> Any:
@@ -312,6 +346,7 @@ class DynamoStore:
             from_game=item["from_game"]["S"] if "from_game" in item else None,
             finished_at=item["finished_at"]["S"] if "finished_at" in item else None,
             daily=json.loads(item["daily"]["S"]) if "daily" in item else None,
+            seats=tuple(json.loads(item["seats"]["S"])) if "seats" in item else (),
         )
 
     def list_finished(self, ruleset: str | None, limit: int, cursor: str | None) -> Page:

@@ -22,6 +22,7 @@ from domain.store import (
     Page,
     PlayerRecord,
     StoredGame,
+    check_join,
     decode_cursor,
     encode_cursor,
 )
@@ -41,7 +42,8 @@ CREATE TABLE IF NOT EXISTS games (
     outcome         TEXT,
     from_game       TEXT,
     finished_at     TEXT,
-    daily           TEXT
+    daily           TEXT,
+    seats           TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id         TEXT NOT NULL REFERENCES games(id),
@@ -90,7 +92,7 @@ CREATE INDEX IF NOT EXISTS games_finished_by_ruleset ON games (ruleset, finished
 """
 GAME_COLUMNS = (
     "id, ruleset, options, seed, seed_commitment, seed_known, created_at, token_hashes, "
-    "status, version, outcome, from_game, finished_at, daily"
+    "status, version, outcome, from_game, finished_at, daily, seats"
 )
 CURSOR_FIELDS = ("finished_at", "id")
 
@@ -121,7 +123,7 @@ class SqliteStore:
     def _migrate(conn: sqlite3.Connection) -> None:
         """Files written by earlier versions gain the newer columns (all nullable)."""
         have = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
-        for column in ("from_game", "finished_at", "daily"):
+        for column in ("from_game", "finished_at", "daily", "seats"):
             if column not in have:
                 conn.execute(f"ALTER TABLE games ADD COLUMN {column} TEXT")
 
@@ -208,6 +210,26 @@ class SqliteStore:
             if "UNIQUE" not in str(e) and "PRIMARY KEY" not in str(e):
                 raise LookupError(f"no game {game_id!r} to append to") from e
             raise VersionConflict(f"move {event.seq} of {game_id} already exists") from e
+        except sqlite3.OperationalError as e:
+            raise StoreUnavailable(f"sqlite: {e}") from e
+
+    def join(self, game_id: str, seat: int, invite_hash: str, token_hash: str) -> None:
+        conn = self._connection()
+        try:
+            conn.execute("BEGIN IMMEDIATE")  # the check and the write under one lock
+            try:
+                row = conn.execute(
+                    "SELECT token_hashes, seats FROM games WHERE id = ?", (game_id,)
+                ).fetchone()
+                tokens = check_join(row and json.loads(row[0]), row and json.loads(row[1] or "[]"),
+                                    seat, invite_hash, token_hash)  # fmt: skip
+                conn.execute(
+                    "UPDATE games SET token_hashes = ? WHERE id = ?", (json.dumps(tokens), game_id)
+                )
+            except BaseException:
+                conn.execute("ROLLBACK")
+                raise
+            conn.execute("COMMIT")
         except sqlite3.OperationalError as e:
             raise StoreUnavailable(f"sqlite: {e}") from e
 
@@ -329,7 +351,7 @@ class SqliteStore:
 
 def _insert_game(conn: sqlite3.Connection, record: GameRecord) -> None:
     conn.execute(
-        f"INSERT INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+        f"INSERT INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
         (
             record.id,
             record.ruleset,
@@ -345,6 +367,7 @@ def _insert_game(conn: sqlite3.Connection, record: GameRecord) -> None:
             record.from_game,
             record.finished_at,
             None if record.daily is None else json.dumps(record.daily),
+            json.dumps(list(record.seats)),
         ),
     )
 
@@ -366,4 +389,5 @@ def _record(row: tuple[Any, ...]) -> GameRecord:
         from_game=row[11],
         finished_at=row[12],
         daily=None if row[13] is None else json.loads(row[13]),
+        seats=tuple(json.loads(row[14])) if row[14] else (),
     )

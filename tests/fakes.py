@@ -19,6 +19,7 @@ from domain.store import (
     Page,
     PlayerRecord,
     StoredGame,
+    check_join,
     decode_cursor,
     encode_cursor,
 )
@@ -73,6 +74,19 @@ class InMemoryStore:
                 )
                 if finish.entry is not None:
                     self._board.append(finish.entry)
+
+    def join(self, game_id: str, seat: int, invite_hash: str, token_hash: str) -> None:
+        with self._lock:
+            record = self._records.get(game_id)
+            tokens = check_join(
+                None if record is None else record.token_hashes,
+                None if record is None else list(record.seat_list),
+                seat,
+                invite_hash,
+                token_hash,
+            )
+            assert record is not None
+            self._records[game_id] = replace(record, token_hashes=tokens)
 
     def list_finished(self, ruleset: str | None, limit: int, cursor: str | None) -> Page:
         with self._lock:

@@ -5,6 +5,7 @@ import json
 
 import pytest
 
+from domain.registry import GAMES
 from handlers.cli import main
 from tests.unit.test_deal import ROYAL_52
 
@@ -90,7 +91,7 @@ def test_replay_batch_one_line_out_per_line_in(capsys, monkeypatch):
         "ok": False,
         "index": None,
         "legal_moves": [],
-        "error": "unknown ruleset 'chess' (known: adaman, royal-assassin)",
+        "error": f"unknown ruleset 'chess' (known: {', '.join(sorted(GAMES))})",
     }
     assert results[3]["ok"] is False and results[3]["index"] is None
     assert results[4]["error"] == "nested too deeply"

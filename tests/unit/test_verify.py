@@ -24,12 +24,14 @@ RA = GAMES["royal-assassin"].ruleset
 def finished_record(ruleset="royal-assassin", seed=None, options=None, pick=0):
     """A real game played to its end through the service, and its record."""
     service = GameService(InMemoryStore(), fixed_clock, counting_secrets())
-    snap = service.create_game(ruleset, options, seed)
-    gid, token, version = snap.game["id"], snap.token, 0
+    # A game of several seats is played against a random bot in the other seats.
+    others = [{"player": "bot", "policy": "random"}] * (GAMES[ruleset].ruleset.min_seats - 1)
+    snap = service.create_game(ruleset, options, seed, seats=[{"player": "human"}, *others])
+    gid, token = snap.game["id"], snap.token
     while snap.game["status"] == "playing":
+        version = snap.game["version"]
         real = [m for m in snap.view["legal_moves"] if m["type"] not in ("resign", "undo")]
         snap = service.play(gid, token, version, real[(pick + version) % len(real)])
-        version += 1
     return service.record(gid, None)
 
 
@@ -53,10 +55,15 @@ def test_a_finished_record_verifies(game_id):
     rec = finished_record(game_id, pick=1)
     verdict = verify(rec)
     assert verdict.valid, verdict.problems
-    assert verdict.summary() == (
-        f"OK {game_id} {rec['outcome']['result']} {rec['outcome']['score']} "
-        f"({len(rec['moves'])} moves)"
-    )
+    if rec["outcome"]["result"] is None:  # several seats: the winner is named
+        assert verdict.summary() == (
+            f"OK {game_id} seat {rec['outcome']['winner']} won ({len(rec['moves'])} moves)"
+        )
+    else:
+        assert verdict.summary() == (
+            f"OK {game_id} {rec['outcome']['result']} {rec['outcome']['score']} "
+            f"({len(rec['moves'])} moves)"
+        )
 
 
 def first_problem(rec):
@@ -148,7 +155,7 @@ def test_a_changed_outcome_and_status(record):
     last = rec["moves"][-1]["seq"]
     assert (first_problem(rec).seq, first_problem(rec).field) == (last, "outcome")
     rec = copy.deepcopy(record)
-    rec["status"] = "won"
+    rec["status"] = "lost" if record["status"] == "won" else "won"
     assert (first_problem(rec).seq, first_problem(rec).field) == (last, "status")
 
 

@@ -1,0 +1,48 @@
+"""Royal Ace-assin drawn as plain text for `court play`: both sides, as the viewer sees them."""
+
+from __future__ import annotations
+
+from domain.errors import Json
+from domain.games.royal_ace_assin.rules import FIGUREHEADS
+
+
+def render(view: Json) -> str:
+    """Each side's figureheads with their supporters (?? face down, [x] face up)."""
+    turn = f" turn {view['turn']}" if view["turn"] else ""
+    lines = [
+        "",
+        f"{view['phase']}{turn}   to move: {view['to_move'] or '-'}   "
+        f"submitted: {view['submitted']}",
+    ]
+    for seat, side in enumerate(view["sides"]):
+        who = "you" if seat == view["seat"] else f"seat {seat}"
+        lines.append(
+            f"  seat {seat} ({who}) {side['suit'] or '(no suit yet)'}   "
+            f"exposed {side['exposed']}   hand {side['hand_count']}"
+        )
+        if side["figureheads"] is None:
+            continue
+        for f in FIGUREHEADS:
+            head = side["figureheads"][f]
+            cards = " ".join(
+                (f"[{s['card']}]" if s["face_up"] else f"({s['card']})" if s["card"] else "??")
+                for s in head["supporters"]
+            )
+            dead = "" if head["alive"] else "  DEAD"
+            lines.append(f"    {head['card']} {f:<5} {cards or '-'}{dead}")
+        if side["hand"] is not None:
+            lines.append(f"    hand: {' '.join(side['hand']) or '-'}")
+        if side["assassin"]["target"]:
+            lines.append(
+                f"    {side['assassin']['card']} killed the enemy {side['assassin']['target']}"
+            )
+    if view["sealed"]:
+        lines.append(f"  your sealed flip: {view['sealed']['targets']}")
+    if view["outcome"]:
+        o = view["outcome"]
+        lines.append(
+            f"  winner: seat {o['winner']} ({o['decided_by']}), ruler {o['ruler']}, "
+            f"totals {o['totals']}"
+        )
+    lines.append("  ([x] face up, (x) yours face down, ?? hidden)")
+    return "\n".join(lines)
