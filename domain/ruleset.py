@@ -121,8 +121,8 @@ class Ruleset(ABC, Generic[S, M]):
         if self.is_over(state):
             raise GameOver()
         typed = self.parse_move(state, seat, move)
-        legal = self._legal(state, seat)
-        if typed not in legal:
+        if not self._is_legal(state, seat, typed):
+            legal = self._legal(state, seat)
             raise IllegalMove(self._why_illegal(state, seat, typed), [m.to_json() for m in legal])
         new_state = state.copy()
         effects: list[Effect] = []
@@ -218,6 +218,15 @@ class Ruleset(ABC, Generic[S, M]):
     @abstractmethod
     def _why_illegal(self, state: S, seat: int, move: M) -> str: ...
 
+    def _is_legal(self, state: S, seat: int, move: M) -> bool:
+        """Whether `move` is among `_legal`: a game with long move lists checks directly."""
+        return move in self._legal(state, seat)
+
+    def _forced(self, state: S, seat: int) -> M | None:
+        """The move `seat` is forced to make now (its only one besides resign), if any; a
+        game that can prove no position of it is ever forced may answer None at once."""
+        return _only_real_move(self._legal(state, seat))
+
     def _play_visible(self, state: S, seat: int, move: M) -> None:
         """Play as much of `move` as reveals no hidden card (what `preview` shows a bot).
 
@@ -234,7 +243,7 @@ class Ruleset(ABC, Generic[S, M]):
     def _play_forced(self, state: S, effects: list[Effect]) -> None:
         while not self.is_over(state):
             for seat in self._to_move(state):
-                forced = _only_real_move(self._legal(state, seat))
+                forced = self._forced(state, seat)
                 if forced is not None:
                     effects.append({"type": "forced", "seat": seat, "move": forced.to_json()})
                     self._play(state, seat, forced, effects)

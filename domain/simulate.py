@@ -16,6 +16,14 @@ class GameResult:
     seed: str
     outcome: Json
     moves: int
+    policy_seat: int = 0  # where `policy` sat (the other seats played `against`)
+
+    @property
+    def policy_won(self) -> bool:
+        """Whether `policy` won: a solitaire's result, or its seat being the winner."""
+        if "winner" in self.outcome:
+            return bool(self.outcome["winner"] == self.policy_seat)
+        return bool(self.outcome["result"] == "won")
 
 
 def simulate(
@@ -24,15 +32,25 @@ def simulate(
     policy: str,
     options: Mapping[str, Any] | None = None,
     seed_prefix: str = "sim",
+    against: str | None = None,
 ) -> Iterator[GameResult]:
-    """Play `games` games with seeds `<prefix>-0`, `<prefix>-1`, ...: reproducible by design."""
+    """Play `games` games with seeds `<prefix>-0`, `<prefix>-1`, ...: reproducible by design.
+
+    In a game of two seats `policy` plays `against` (default: itself), taking seat 0 in even
+    games and seat 1 in odd ones, so that neither seat's advantage favours either bot.
+    """
     opts = dict(options or {})
+    ruleset = game.ruleset
+    mine = game.policies[policy]
+    theirs = game.policies[against or policy]
     for i in range(games):
         seed = f"{seed_prefix}-{i}"
-        state, log = play_out(game.ruleset, seed, opts, game.policies[policy])
-        outcome = game.ruleset.outcome(state)
+        seat = i % 2 if ruleset.max_seats > 1 else 0
+        first, second = (mine, theirs) if seat == 0 else (theirs, mine)
+        state, log = play_out(ruleset, seed, opts, first, second)
+        outcome = ruleset.outcome(state)
         assert outcome is not None
-        yield GameResult(seed, outcome, len(log))
+        yield GameResult(seed, outcome, len(log), seat)
 
 
 def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:

@@ -12,7 +12,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import replace
 from typing import IO, Any
 
-from domain.capabilities import AnyRuleset
+from domain.capabilities import AnyRuleset, GameEntry
+from domain.deal import DealRandom
 from domain.errors import (
     GameNotFound,
     GameOver,
@@ -259,38 +260,55 @@ EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
 def cmd_simulate(args: argparse.Namespace) -> int:
     game = get_game(args.ruleset)
     ruleset = game.ruleset
-    if args.policy not in game.policies:
-        raise UsageError(f"{ruleset.id} has no {args.policy!r} bot (it has: "
-                         f"{', '.join(sorted(game.policies))})")  # fmt: skip
+    for name in (args.policy, args.against):
+        if name is not None and name not in game.policies:
+            raise UsageError(f"{ruleset.id} has no {name!r} bot (it has: "
+                             f"{', '.join(sorted(game.policies))})")  # fmt: skip
+    if args.against is not None and ruleset.max_seats == 1:
+        raise UsageError(f"{ruleset.id} is a solitaire: --against is for games of two seats")
     options = _options(args.option)
     ruleset.validate_options(options)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     bar = ProgressBar(args.games, sys.stderr)
     done = wins = score = 0
+    by_seat = {seat: [0, 0] for seat in range(ruleset.max_seats)}  # seat -> [games, wins]
+    seat0_wins = 0
     started = time.perf_counter()
     interrupted = False
     try:
-        for result in simulate(game, args.games, args.policy, options, args.seed_prefix):
+        for result in simulate(game, args.games, args.policy, options, args.seed_prefix,
+                               args.against):  # fmt: skip
             done += 1
-            wins += result.outcome["result"] == "won"
-            score += result.outcome["score"]
+            wins += result.policy_won
+            score += result.outcome["score"] or 0
+            by_seat[result.policy_seat][0] += 1
+            by_seat[result.policy_seat][1] += result.policy_won
+            seat0_wins += result.outcome.get("winner") == 0
             bar.update(done)
     except KeyboardInterrupt:  # Ctrl-C: the games played so far still make a summary
         interrupted = True
     elapsed = time.perf_counter() - started
     bar.close()
     low, high = wilson_interval(wins, done)
-    summary = {
-        "ruleset": ruleset.id,
-        "policy": args.policy,
+    summary: Json = {"ruleset": ruleset.id, "policy": args.policy}
+    if ruleset.max_seats > 1:
+        summary["against"] = args.against or args.policy
+    summary |= {
         "games": done,
         "wins": wins,
         "win_rate": wins / done if done else None,
         "win_rate_ci95": [round(low, 5), round(high, 5)],
-        "avg_score": score / done if done else None,
-        "games_per_s": round(done / elapsed, 1) if elapsed > 0 else None,
     }
+    if ruleset.max_seats > 1:
+        summary["by_seat"] = {
+            str(seat): {"games": n, "wins": w, "win_rate": w / n if n else None}
+            for seat, (n, w) in by_seat.items()
+        }
+        summary["seat_0_win_rate"] = seat0_wins / done if done else None
+    else:
+        summary["avg_score"] = score / done if done else None
+    summary["games_per_s"] = round(done / elapsed, 1) if elapsed > 0 else None
     if interrupted:
         summary |= {"interrupted": True, "games_requested": args.games}
     print(json.dumps(summary))
@@ -300,13 +318,40 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace) -> int:
     entry = get_game(args.ruleset)
     ruleset, render = entry.ruleset, entry.renderer
+    seats = _players(entry, args)
     seed = args.seed or secrets.token_hex(8)
     game = Playthrough(ruleset, seed, _options(args.option))
+    bots = {
+        seat: entry.policies[name](DealRandom(seed, f"bot:{seat}"))
+        for seat, name in seats.items()
+        if name is not None
+    }
+    humans = [seat for seat, name in seats.items() if name is None]
     out = sys.stdout
-    resume = f"Seed {seed}: `court play {ruleset.id} --seed {seed}` deals this game again."
+    again = f"court play {ruleset.id} --seed {seed}" + (
+        " --hotseat" if args.hotseat else f" --against {args.against}" if args.against else ""
+    )
+    resume = f"Seed {seed}: `{again}` deals this game again."
+    looking: int | None = humans[0]
     try:
         while not ruleset.is_over(game.state):
             seat = ruleset.to_move(game.state)[0]
+            if seat in bots:
+                move = bots[seat](ruleset, game.state, seat, game.legal_moves(seat))
+                effects = game.play(seat, move)
+                shown = ruleset.public_log(game.state, [(seat, move)], looking)[0]
+                out.write(f"  > seat {seat} (bot): {describe_move(shown)}\n")
+                out.write("".join(f"  > {describe_effect(e)}\n" for e in effects))
+                continue
+            if args.hotseat and seat != looking:
+                # Two people at one terminal: hide the board before handing over.
+                out.write("\033[2J\033[H")
+                out.write(f"Seat {seat}'s turn: only seat {seat} should look. Press Enter.\n")
+                out.flush()
+                if not sys.stdin.readline():
+                    out.write(f"\nLeft the game. {resume}\n")
+                    return 0
+                looking = seat
             view = game.view(seat)
             out.write(render(view) + "\n")
             legal = view["legal_moves"]
@@ -321,9 +366,29 @@ def cmd_play(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:  # Ctrl-C leaves like `q`: no traceback, and the seed to come back
         out.write(f"\nLeft the game. {resume}\n")
         return 0
-    out.write(render(game.view(0)) + "\n")
-    out.write(f"Game over: {json.dumps(ruleset.outcome(game.state))}. Seed: {seed}\n")
+    final = game.view(None if args.hotseat else humans[0])
+    out.write(render(final) + "\n")
+    out.write(f"Game over: {json.dumps(final['outcome'])}. Seed: {seed}\n")
     return 0
+
+
+def _players(entry: GameEntry, args: argparse.Namespace) -> dict[int, str | None]:
+    """Seat -> bot policy (None: a person at this terminal)."""
+    ruleset = entry.ruleset
+    if ruleset.max_seats == 1:
+        if args.hotseat or args.against:
+            raise UsageError(f"{ruleset.id} is a solitaire: no --against or --hotseat")
+        return {0: None}
+    if args.hotseat == bool(args.against):
+        raise UsageError(f"{ruleset.id} has two seats: play --against POLICY or --hotseat")
+    if args.hotseat:
+        return dict.fromkeys(range(ruleset.min_seats))
+    if args.against not in entry.policies:
+        raise UsageError(f"{ruleset.id} has no {args.against!r} bot (it has: "
+                         f"{', '.join(sorted(entry.policies))})")  # fmt: skip
+    if not 0 <= args.seat < ruleset.min_seats:
+        raise UsageError(f"--seat must be from 0 to {ruleset.min_seats - 1}")
+    return {s: None if s == args.seat else args.against for s in range(ruleset.min_seats)}
 
 
 def _ask(count: int) -> int | None:
@@ -516,12 +581,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--games", type=int, default=1000)
     p.add_argument("--policy", choices=policies, default="random")
     p.add_argument("--seed-prefix", default="sim", help="games use seeds PREFIX-0, PREFIX-1, ...")
+    p.add_argument(
+        "--against", choices=policies, help="two seats: the other seat's bot (default: itself)"
+    )
     add_options(p)
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("play", help="play in the terminal")
     p.add_argument("ruleset", choices=ids)
     p.add_argument("--seed")
+    p.add_argument("--against", metavar="POLICY", help="two seats: play a bot")
+    p.add_argument("--seat", type=int, default=0, help="with --against: your seat")
+    p.add_argument("--hotseat", action="store_true", help="two seats: two people, one terminal")
     add_options(p)
     p.set_defaults(func=cmd_play)
 

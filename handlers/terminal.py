@@ -15,7 +15,12 @@ def describe_move(move: Json) -> str:
     for key, value in move.items():
         if key == "type" or value is None:
             continue
-        parts.append(f"{key} {' + '.join(value)}" if isinstance(value, list) else str(value))
+        if isinstance(value, dict):
+            parts.append(" ".join(f"{k} {v}" for k, v in value.items()))
+        elif isinstance(value, list):
+            parts.append(f"{key} {' + '.join(value)}")
+        else:
+            parts.append(str(value))
     return " ".join(parts)
 
 

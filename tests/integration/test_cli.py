@@ -394,3 +394,50 @@ def test_record_of_an_unknown_game_is_a_usage_error(capsys, finished_game_db):
     db, _ = finished_game_db
     code, _, err = run(capsys, "record", "nope", "--db", db)
     assert code == 2 and "no game" in err
+
+
+# ---- two seats ----------------------------------------------------------------------------------
+
+
+def test_simulate_two_seats_prints_win_rates_per_seat(capsys):
+    code, out, _ = run(capsys, "simulate", "royal-ace-assin", "--policy", "best",
+                       "--against", "random", "--games", "40")  # fmt: skip
+    summary = json.loads(out)
+    assert code == 0 and summary["against"] == "random" and summary["games"] == 40
+    assert summary["by_seat"]["0"]["games"] == summary["by_seat"]["1"]["games"] == 20
+    assert summary["wins"] == summary["by_seat"]["0"]["wins"] + summary["by_seat"]["1"]["wins"]
+    assert summary["win_rate"] > 0.8 and 0 <= summary["seat_0_win_rate"] <= 1
+    code, _, err = run(capsys, "simulate", "royal-assassin", "--against", "random")
+    assert code == 2 and "solitaire" in err
+
+
+def test_play_against_a_bot_to_the_end(capsys, monkeypatch):
+    code, out, _ = run(capsys, "play", "royal-ace-assin", "--against", "best", "--seed", "x",
+                       stdin="1\n" * 12, monkeypatch=monkeypatch)  # fmt: skip
+    assert code == 0 and "Game over:" in out and "seat 1 (bot): place\n" in out
+    assert '"result": "' in out.splitlines()[-1]  # the human's own result
+    code, _, err = run(capsys, "play", "royal-ace-assin", stdin="", monkeypatch=monkeypatch)
+    assert code == 2 and "--against POLICY or --hotseat" in err
+
+
+def test_play_hotseat_clears_the_screen_before_each_seat(capsys, monkeypatch):
+    # each seat's turn: Enter to take the terminal, then a move number
+    code, out, _ = run(capsys, "play", "royal-ace-assin", "--hotseat", "--seed", "x",
+                       stdin="1\n\n1\n" * 16, monkeypatch=monkeypatch)  # fmt: skip
+    assert code == 0 and "Game over:" in out
+    assert out.count("\033[2J") >= 10 and "only seat 1 should look" in out
+
+
+def test_replay_batch_takes_seats_and_a_spectator(capsys, monkeypatch):
+    from tests.unit.test_royal_ace_assin import EXAMPLE
+
+    moves = [{"seat": s, "move": m} for s, m in EXAMPLE[:5]]
+    lines = [{"ruleset": "royal-ace-assin", "seed": "example", "moves": moves, "seat": s}
+             for s in (0, 1, None)]  # fmt: skip
+    text = "\n".join(json.dumps(x) for x in lines) + "\n"
+    code, out, _ = run(capsys, "replay", "--batch", "-", stdin=text, monkeypatch=monkeypatch)
+    assert code == 0
+    views = [json.loads(x)["view"] for x in out.splitlines()]
+    assert [v["seat"] for v in views] == [0, 1, None]
+    assert views[0]["sealed"] == {"type": "flip", "targets": ["queen"]}
+    assert views[1]["sides"][0]["hand"] is None and views[2]["legal_moves"] == []

@@ -323,3 +323,93 @@ def test_a_sharded_board_reads_back_as_one(aws_credentials):
             after = page[-1].key
         assert seen == sorted(keys)
         assert store.leaderboard_rank("2026-11-22", "royal-assassin", sorted(keys)[17]) == 18
+
+
+# ---- seats ------------------------------------------------------------------------------------
+
+SEATS = ({"player": "human"}, {"player": "human", "invite_hash": "11" * 32},
+         {"player": "bot", "policy": "best"})  # fmt: skip
+
+
+def test_seats_round_trip(store):
+    store.create(record(ruleset="royal-ace-assin", seats=SEATS))
+    assert store.load("g1").record.seats == SEATS
+    store.create(record("g2"))
+    assert store.load("g2").record.seats == () and store.load("g2").record.seat_list == (
+        {"player": "human"},
+    )
+
+
+def test_a_seat_is_joined_once_with_its_invite(store):
+    from domain.errors import Forbidden, GameNotFound, SeatTaken
+
+    store.create(record(ruleset="royal-ace-assin", seats=SEATS))
+    for seat, invite in ((1, "22" * 32), (0, "11" * 32), (2, "11" * 32), (5, "11" * 32)):
+        with pytest.raises(Forbidden):
+            store.join("g1", seat, invite, "cd" * 32)
+    with pytest.raises(GameNotFound):
+        store.join("nope", 1, "11" * 32, "cd" * 32)
+    assert store.load("g1").record.token_hashes == {"0": "ab" * 32}
+    store.join("g1", 1, "11" * 32, "cd" * 32)
+    assert store.load("g1").record.token_hashes == {"0": "ab" * 32, "1": "cd" * 32}
+    with pytest.raises(SeatTaken):
+        store.join("g1", 1, "11" * 32, "ef" * 32)
+    assert store.load("g1").record.token_hashes["1"] == "cd" * 32
+
+
+def test_racing_joins_of_one_seat_exactly_one_wins(store):
+    from domain.errors import SeatTaken
+
+    store.create(record(ruleset="royal-ace-assin", seats=SEATS))
+    outcomes = []
+    barrier = threading.Barrier(8)
+
+    def joiner(i):
+        barrier.wait()
+        try:
+            store.join("g1", 1, "11" * 32, f"{i:064x}")
+            outcomes.append(("won", i))
+        except SeatTaken:
+            outcomes.append(("taken", i))
+
+    threads = [threading.Thread(target=joiner, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    winners = [i for kind, i in outcomes if kind == "won"]
+    assert len(winners) == 1 and len(outcomes) == 8
+    assert store.load("g1").record.token_hashes["1"] == f"{winners[0]:064x}"
+
+
+def test_two_seats_submitting_at_once_are_both_accepted(store):
+    """Sealed places by both seats, each loading before either writes (the appends are held
+    back): one write loses the race, is re-checked and appended after the other."""
+    from domain.service import GameService
+    from tests.api_helpers import counting_secrets, fixed_clock
+    from tests.integration.test_api import RacingStore
+    from tests.unit.test_royal_ace_assin import EXAMPLE
+
+    service = GameService(RacingStore(store, 0.1), fixed_clock, counting_secrets())
+    created = service.create_game("royal-ace-assin", None, None)
+    gid = created.game["id"]
+    invite = created.invites[0]["invite"]
+    tokens = [created.token, service.join(gid, 1, invite).token]
+    for version, (seat, move) in enumerate(EXAMPLE[:2]):
+        service.play(gid, tokens[seat], version, move)
+    results = []
+    barrier = threading.Barrier(2)
+
+    def submit(seat, move):
+        barrier.wait()
+        results.append(service.play(gid, tokens[seat], 2, move).game["version"])
+
+    threads = [threading.Thread(target=submit, args=pair) for pair in EXAMPLE[2:4]]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == [3, 4]
+    stored = store.load(gid)
+    assert sorted(m.seat for m in stored.moves[2:]) == [0, 1]
+    assert service.read_game(gid, tokens[0]).view["phase"] == "flip"

@@ -15,7 +15,7 @@ def render(view: Json) -> str:
         f"submitted: {view['submitted']}",
     ]
     for seat, side in enumerate(view["sides"]):
-        who = "you" if seat == view["seat"] else f"seat {seat}"
+        who = "you" if seat == view["seat"] else "opponent" if view["seat"] is not None else "-"
         lines.append(
             f"  seat {seat} ({who}) {side['suit'] or '(no suit yet)'}   "
             f"exposed {side['exposed']}   hand {side['hand_count']}"

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from itertools import combinations, permutations
 from typing import ClassVar
 
@@ -105,6 +106,13 @@ MOVE_SHAPES: tuple[MoveShape, ...] = (
     ),
     MoveShape("resign", description="Either seat, at any time while playing: the other wins."),
 )
+
+
+@cache
+def _placements(hand: tuple[str, ...]) -> tuple[Move, ...]:
+    """Every ordered triple of distinct hand cards, lexicographic by (king, queen, jack) in
+    rank order (the hand is kept in rank order). At most 3 x 84 hands per suit: cached."""
+    return tuple(Move("place", cards=triple) for triple in permutations(hand, 3))
 
 
 class Supporter:
@@ -254,7 +262,7 @@ class RoyalAceAssin(Ruleset[State, Move]):
             taken = state.sides[0].suit if seat == 1 else None
             moves = [Move("choose_suit", suit=s) for s in SUITS if s != taken]
         elif state.phase == "place":
-            moves = [Move("place", cards=triple) for triple in permutations(side.hand, 3)]
+            moves = list(_placements(tuple(side.hand)))
         elif state.phase == "flip":
             assert state.turn is not None
             count = TURNS_WITH_FLIP[state.turn]
@@ -262,6 +270,21 @@ class RoyalAceAssin(Ruleset[State, Move]):
         else:
             moves = [Move("assassinate", target=f) for f in FIGUREHEADS]
         return (*moves, RESIGN)
+
+    def _is_legal(self, state: State, seat: int, move: Move) -> bool:
+        if move.kind != "place":
+            return move in self._legal(state, seat)
+        hand = state.sides[seat].hand
+        return (
+            state.phase == "place"
+            and seat in self._to_move(state)
+            and len(set(move.cards)) == 3
+            and all(code in hand for code in move.cards)
+        )
+
+    def _forced(self, state: State, seat: int) -> Move | None:
+        """Never: every choice of this game has at least three options (the spec's rule)."""
+        return None
 
     def _why_illegal(self, state: State, seat: int, move: Move) -> str:
         if seat not in SEATS:

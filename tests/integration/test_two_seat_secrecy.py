@@ -1,0 +1,163 @@
+"""Secrecy as a property, through the Flask app: thousands of random two-seat games played by
+random clients (both seats, bots, a spectator) submitting in random order, sometimes stale,
+sometimes retrying, and reading everything a client can read. After every response the full
+state is rebuilt from the store, and the response (body and headers) must hold no card hidden
+from its requester at that moment, no sealed move of another seat, and no unrevealed seed.
+
+ROYAL_SECRECY_GAMES sets the number of games (default 2,000).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import re
+
+import pytest
+
+from domain.playthrough import replay
+from domain.registry import GAMES
+from tests.api_helpers import make_app
+from tests.fakes import InMemoryStore
+from tests.helpers import strings_in
+
+GAMES_TO_PLAY = int(os.environ.get("ROYAL_SECRECY_GAMES", "2000"))
+TWO_SEAT_GAMES = sorted(g for g, entry in GAMES.items() if entry.ruleset.max_seats > 1)
+SEATINGS = (
+    [{"player": "human"}, {"player": "human"}],
+    [{"player": "human"}, {"player": "bot", "policy": "random"}],
+    [{"player": "bot", "policy": "best"}, {"player": "human"}],
+)
+
+
+class Prober:
+    def __init__(self, store, client, ruleset_id, rng):
+        self.store, self.client, self.rng = store, client, rng
+        self.ruleset = GAMES[ruleset_id].ruleset
+        self.ruleset_id = ruleset_id
+        self.responses = 0
+
+    def truth(self, gid):
+        stored = self.store.load(gid)
+        r = stored.record
+        game = replay(self.ruleset, r.seed, r.options, [(m.seat, m.move) for m in stored.moves])
+        return r, game.state
+
+    def check(self, gid, viewer, response):
+        """Nothing hidden from `viewer` now may be in this response."""
+        self.responses += 1
+        record, state = self.truth(gid)
+        text = response.get_data(as_text=True)
+        headers = " ".join(f"{k}: {v}" for k, v in response.headers.items())
+        over = self.ruleset.is_over(state)
+        if not over and not record.seed_known:
+            assert record.seed not in text and record.seed not in headers, "seed leaked"
+        hidden = self.ruleset.hidden(state, viewer)
+        if not hidden and over:
+            return
+        words = set(re.findall(r"[A-Za-z0-9]+", headers))
+        assert not words & hidden, ("header leak", words & hidden)
+        if not text:
+            return
+        body = json.loads(text)
+        leaked = set(strings_in(body)) & hidden
+        assert not leaked, (viewer, leaked, text[:400])
+        if not over:
+            for other, sealed in enumerate(getattr(state, "sealed", ())):
+                if other != viewer and sealed is not None:
+                    assert not _sealed_shown(body, other, len(sealed)), (viewer, text[:400])
+
+    def play_game(self, seating):
+        client, rng = self.client, self.rng
+        r = client.post("/v1/games", json={"ruleset": self.ruleset_id, "seats": seating})
+        assert r.status_code == 201, r.json
+        created = r.json
+        gid = created["game"]["id"]
+        self.check(gid, created["seat"], r)
+        tokens = {created["seat"]: created["token"]}
+        for invite in created["invites"]:
+            j = client.post(f"/v1/games/{gid}/seats/{invite['seat']}",
+                            json={"invite": invite["invite"]})  # fmt: skip
+            assert j.status_code == 201
+            self.check(gid, invite["seat"], j)
+            tokens[invite["seat"]] = j.json["token"]
+        seen = {seat: 0 for seat in tokens}
+        last_key: dict[int, tuple[str, int, dict]] = {}
+        for _ in range(400):
+            actor = rng.choice([*tokens, None])
+            headers = {} if actor is None else {"Authorization": f"Bearer {tokens[actor]}"}
+            action = rng.random()
+            if action < 0.15:
+                resp = client.get(f"/v1/games/{gid}/moves", headers=headers)
+            elif action < 0.22:
+                resp = client.get(f"/v1/games/{gid}/record", headers=headers)
+            elif action < 0.3:
+                version = self.store.load(gid).version
+                resp = client.get(f"/v1/games/{gid}/replay?at={rng.randint(0, version)}",
+                                  headers=headers)  # fmt: skip
+            elif actor is None or action < 0.4:
+                resp = client.get(f"/v1/games/{gid}", headers=headers)
+            else:
+                resp = self.move(gid, actor, headers, seen, last_key)
+            self.check(gid, actor, resp)
+            if resp.status_code in (200, 201) and actor is not None and "game" in resp.json:
+                seen[actor] = resp.json["game"]["version"]
+            if self.store.load(gid).record.status != "playing":
+                break
+        else:
+            raise AssertionError("the game did not end")
+        for viewer in [*tokens, None]:  # at the end everything is public
+            headers = {} if viewer is None else {"Authorization": f"Bearer {tokens[viewer]}"}
+            self.check(gid, viewer, client.get(f"/v1/games/{gid}/record", headers=headers))
+
+    def move(self, gid, seat, headers, seen, last_key):
+        rng = self.rng
+        if seat in last_key and rng.random() < 0.2:  # a retry of the last request
+            key, version, move = last_key[seat]
+        else:
+            view = self.client.get(f"/v1/games/{gid}", headers=headers)
+            self.check(gid, seat, view)
+            legal = view.json["view"]["legal_moves"]
+            real = [m for m in legal if m["type"] != "resign"]
+            if not real or rng.random() < 0.1:
+                move = rng.choice([*legal, {"type": "flip", "targets": ["king"]}]
+                                  if legal else [{"type": "resign"}])  # fmt: skip
+            else:
+                move = rng.choice(real)
+            if move["type"] == "resign" and rng.random() < 0.9:
+                move = real[0] if real else move
+            version = view.json["game"]["version"]
+            if rng.random() < 0.2:
+                version = seen[seat]  # possibly stale
+            key = f"k{rng.random()}"
+        last_key[seat] = (key, version, move)
+        return self.client.post(f"/v1/games/{gid}/moves",
+                                json={"version": version, "move": move},
+                                headers={**headers, "Idempotency-Key": key})  # fmt: skip
+
+
+def _sealed_shown(body, other, count) -> bool:
+    """Whether seat `other`'s flip of this turn (`count` targets: the sealed one; earlier
+    turns' flips are public) appears, targets and all, anywhere in `body`."""
+    if isinstance(body, dict):
+        move = body.get("move")
+        if (
+            body.get("seat") == other
+            and isinstance(move, dict)
+            and len(move.get("targets") or ()) == count
+        ):
+            return True
+        return any(_sealed_shown(v, other, count) for v in body.values())
+    if isinstance(body, list):
+        return any(_sealed_shown(v, other, count) for v in body)
+    return False
+
+
+@pytest.mark.parametrize("ruleset_id", TWO_SEAT_GAMES)
+def test_no_response_leaks_what_its_requester_may_not_see(ruleset_id):
+    store = InMemoryStore()
+    prober = Prober(store, make_app(store).test_client(), ruleset_id, random.Random(7))
+    for i in range(GAMES_TO_PLAY):
+        prober.play_game(SEATINGS[i % len(SEATINGS)])
+    assert prober.responses > GAMES_TO_PLAY * 10
