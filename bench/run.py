@@ -14,7 +14,7 @@ from pathlib import Path
 from domain.bots import play_out
 from domain.playthrough import replay
 from domain.record import move_hash
-from domain.registry import get_game, get_ruleset
+from domain.registry import GAMES, get_game, get_ruleset
 from domain.replay_cache import ReplayCache
 from domain.ruleset import Json
 from domain.service import GameService
@@ -434,9 +434,45 @@ def bench_daily() -> list[tuple[str, str, str]]:
     return rows
 
 
+TWO_SEAT_TARGETS = {
+    ("royal-ace-assin", "best", "random"): ">= 92 %",
+    ("royal-ace-assin", "best", "greedy"): ">= 55 %",
+}
+
+
+def bench_two_seats() -> list[tuple[str, str, str]]:
+    """Every game of two seats: engine speed, and each pairing of bots over both seat orders
+    (simulate alternates them), with how the games ended."""
+    from collections import Counter
+
+    rows = []
+    for entry in GAMES.values():
+        if entry.ruleset.max_seats < 2:
+            continue
+        started = time.perf_counter()
+        played = sum(1 for _ in simulate(entry, 1000, "random"))
+        per_s = played / (time.perf_counter() - started)
+        rows.append((f"{entry.id} random games/s (1 core)", f"{per_s:,.0f}", ""))
+        for policy, against in (("best", "random"), ("best", "greedy"), ("greedy", "random")):
+            games = 2000
+            results = list(simulate(entry, games, policy, None, "bench", against))
+            wins = sum(r.policy_won for r in results)
+            low, high = wilson_interval(wins, games)
+            seat0 = sum(r.outcome.get("winner") == 0 for r in results) / games
+            ends = Counter(r.outcome.get("decided_by") for r in results)
+            rows.append((
+                f"{entry.id} {policy} vs {against}, {games} games, both seat orders",
+                f"{wins / games:.1%} [{low:.1%}, {high:.1%}]; seat 0 wins {seat0:.1%}; "
+                + ", ".join(f"{k} {v}" for k, v in sorted(ends.items(), key=str)),
+                TWO_SEAT_TARGETS.get((entry.id, policy, against), ""),
+            ))  # fmt: skip
+    return rows
+
+
 def main() -> None:
     print_table(
-        bench_rules()
+        bench_two_seats()
+        + bench_rules()
         + bench_adaman()
         + bench_service()
         + bench_records()
