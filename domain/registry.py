@@ -4,10 +4,16 @@ from __future__ import annotations
 
 from domain.capabilities import AnyRuleset, GameEntry
 from domain.errors import UnknownRuleset
-from domain.games import adaman, royal_ace_assin, royal_assassin
+from domain.games import adaman, royal_ace_assin, royal_assassin, royal_assassin_duel
 
 GAMES: dict[str, GameEntry] = {
-    g.id: g for g in (royal_assassin.GAME, adaman.GAME, royal_ace_assin.GAME)
+    g.id: g
+    for g in (
+        royal_assassin.GAME,
+        adaman.GAME,
+        royal_ace_assin.GAME,
+        royal_assassin_duel.GAME,
+    )
 }
 RULESETS: dict[str, AnyRuleset] = {g.id: g.ruleset for g in GAMES.values()}
 

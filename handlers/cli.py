@@ -281,7 +281,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
                                args.against):  # fmt: skip
             done += 1
             wins += result.policy_won
-            score += result.outcome["score"] or 0
+            if ruleset.max_seats == 1:
+                score += result.outcome["score"]
             by_seat[result.policy_seat][0] += 1
             by_seat[result.policy_seat][1] += result.policy_won
             seat0_wins += result.outcome.get("winner") == 0

@@ -39,6 +39,9 @@ def playthroughs(game: Any) -> list[tuple[str, str, dict[str, Any], str]]:
     return games
 
 
+VIEWED_STEPS = 80
+"""Views are written for the first steps and the last: a long game (a Duel runs ~160 moves)
+would otherwise make files of megabytes; its moves and effects are all still written."""
 LONG_LIST = 200
 """Legal-move lists longer than this are written as their count and SHA-256 (Royal Ace-assin
 lists 504 placements): the files stay reviewable, and any change still shows."""
@@ -71,15 +74,11 @@ def record(game: Any, seed: str, options: dict[str, Any], policy: str) -> dict[s
         move = choose(ruleset, state, seat, ruleset.legal_moves(state, seat))
         transition = ruleset.apply(state, seat, move)
         state = transition.state
-        steps.append(
-            {
-                "move": move,
-                "seat": seat,
-                "effects": transition.effects,
-                "status": ruleset.status(state),
-                "views": views(ruleset, state),
-            }
-        )
+        step = {"move": move, "seat": seat, "effects": transition.effects,
+                "status": ruleset.status(state)}  # fmt: skip
+        if len(steps) <= VIEWED_STEPS or ruleset.is_over(state):
+            step["views"] = views(ruleset, state)
+        steps.append(step)
     return {
         "ruleset": ruleset.id,
         "seed": seed,

@@ -108,9 +108,8 @@ def test_conservation_hidden_cards_legal_moves_and_termination(game_id, data):
     assert ruleset.status(final) != "playing"
     if ruleset.max_seats == 1:
         assert ruleset.status(final) == outcome["result"]
-    else:  # the seat-free outcome names no result; each seat's view says its own
-        results = {ruleset.view(final, seat)["outcome"]["result"] for seat in (0, 1)}
-        assert results == {"won", "lost"}
+    else:  # a game of seats names its winner (None: a draw)
+        assert outcome["winner"] in (0, 1, None)
     assert ruleset.legal_moves(final, 0) == [] and ruleset.to_move(final) == ()
 
 

@@ -25,8 +25,9 @@ def test_golden_playthrough_replays_exactly(path):
     for i, step in enumerate(steps, start=1):
         transition = ruleset.apply(state, step["seat"], step["move"])
         state = transition.state
-        now = {"effects": transition.effects, "status": ruleset.status(state),
-               "views": views(ruleset, state)}  # fmt: skip
+        now = {"effects": transition.effects, "status": ruleset.status(state)}
+        if "views" in step:  # written for the first steps and the last (golden.VIEWED_STEPS)
+            now["views"] = views(ruleset, state)
         for key, value in now.items():
             assert value == step[key], f"step {i} ({step['move']}): {key} differs"
     assert ruleset.outcome(state) == golden["outcome"]
