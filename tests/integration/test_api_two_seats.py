@@ -5,6 +5,7 @@ import time
 
 import pytest
 
+from domain.registry import GAMES
 from domain.verify import verify
 from tests.api_helpers import make_app
 from tests.fakes import InMemoryStore
@@ -259,3 +260,53 @@ def test_long_poll_answers_304_after_the_wait_and_at_once_on_a_change(client):
     assert r.json["view"]["to_move"] == [1]
     assert_problem(client.get(f"/v1/games/{gid}?wait=26"), 422, "invalid-body")
     assert_problem(client.get(f"/v1/games/{gid}?wait=soon"), 422, "invalid-body")
+
+
+# ---- every game of two seats ---------------------------------------------------------------------
+
+TWO_SEAT_GAMES = sorted(g for g, e in GAMES.items() if e.ruleset.max_seats > 1)
+
+
+@pytest.mark.parametrize("ruleset_id", TWO_SEAT_GAMES)
+def test_a_whole_game_between_two_tokens(client, ruleset_id):
+    created = create(client, ruleset=ruleset_id)
+    gid = created["game"]["id"]
+    tokens = {0: created["token"], 1: join(client, created).json["token"]}
+    for step in range(2000):
+        seat_views = {s: client.get(f"/v1/games/{gid}", headers=auth(t)).json
+                      for s, t in tokens.items()}  # fmt: skip
+        if seat_views[0]["game"]["status"] != "playing":
+            break
+        seat = seat_views[0]["view"]["to_move"][step % len(seat_views[0]["view"]["to_move"])]
+        other = 1 - seat
+        real = [m for m in seat_views[seat]["view"]["legal_moves"] if m["type"] != "resign"]
+        # the other seat, not to move, is refused and nothing is appended
+        if other not in seat_views[other]["view"]["to_move"]:
+            before = seat_views[other]["game"]["version"]
+            r = play(client, gid, tokens[other], before, real[0])
+            assert r.status_code in (409, 422)
+            assert len(log(client, gid)) == before
+        r = play(client, gid, tokens[seat], seat_views[seat]["game"]["version"],
+                 real[step % len(real)])  # fmt: skip
+        assert r.status_code == 201, r.json
+    else:
+        raise AssertionError("the game did not end")
+    record = client.get(f"/v1/games/{gid}/record").json
+    assert verify(record).valid and record["outcome"]["winner"] in (0, 1, None)
+
+
+@pytest.mark.parametrize("ruleset_id", TWO_SEAT_GAMES)
+def test_a_whole_game_against_each_bot(client, ruleset_id):
+    for policy in GAMES[ruleset_id].policies:
+        created = create(
+            client,
+            ruleset=ruleset_id,
+            seats=[{"player": "human"}, {"player": "bot", "policy": policy}],
+        )
+        gid, token, snap = created["game"]["id"], created["token"], created
+        while snap["game"]["status"] == "playing":
+            real = [m for m in snap["view"]["legal_moves"] if m["type"] != "resign"]
+            r = play(client, gid, token, snap["game"]["version"], real[0])
+            assert r.status_code == 201, r.json
+            snap = r.json
+        assert verify(client.get(f"/v1/games/{gid}/record").json).valid
