@@ -357,8 +357,14 @@ def test_a_seat_is_joined_once_with_its_invite(store):
     assert store.load("g1").record.token_hashes["1"] == "cd" * 32
 
 
-def test_racing_joins_of_one_seat_exactly_one_wins(store):
+def test_racing_joins_of_one_seat_exactly_one_wins(store, request):
     from domain.errors import SeatTaken
+
+    if request.node.callspec.params["store"] == "moto":
+        # moto does not support access from several threads (getmoto/moto#7166): its
+        # update_item checks a condition and writes in separate steps. The race runs on the
+        # real engine (DynamoDB Local) instead, and on SQLite and the in-memory fake.
+        pytest.skip("moto is not thread-safe: the race runs on DynamoDB Local")
 
     store.create(record(ruleset="royal-ace-assin", seats=SEATS))
     outcomes = []
