@@ -510,9 +510,9 @@ class GameService:
         the next request that reads the game plays the rest). Returns what `viewer` may see
         of them: each bot move as `public_log` shows it, followed by its effects."""
         effects: list[Json] = []
+        entry = get_game(stored.record.ruleset)
         while (bot := self._bot_due(stored.record, game)) is not None:
             policy_name = stored.record.seat_list[bot]["policy"]
-            entry = get_game(stored.record.ruleset)
             # The bot's randomness comes from the secret seed, so no seat can predict it,
             # and from nothing else its seat cannot see.
             rng = DealRandom(stored.record.seed, f"bot:{bot}:{stored.version}")

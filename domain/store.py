@@ -179,16 +179,13 @@ class GameStore(Protocol):
 
 
 def check_join(
-    token_hashes: dict[str, str] | None,
-    seats: list[Json] | None,
-    seat: int,
-    invite_hash: str,
-    token_hash: str,
+    record: GameRecord | None, seat: int, invite_hash: str, token_hash: str
 ) -> dict[str, str]:
     """The token hashes after `seat` joins with this invite, or why it cannot: the one rule
-    every store applies inside its own atomic step."""
-    if token_hashes is None or seats is None:
+    every store applies to the record it read inside its own atomic step."""
+    if record is None:
         raise GameNotFound("no such game")
+    seats, token_hashes = record.seat_list, record.token_hashes
     if not 0 <= seat < len(seats) or seats[seat].get("player") != "human":
         raise Forbidden(f"seat {seat} takes no invite")
     expected = seats[seat].get("invite_hash")

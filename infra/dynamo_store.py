@@ -252,13 +252,7 @@ class DynamoStore:
         for _ in range(5):
             item = self._get(_pk(game_id)["S"], RECORD_SK)
             record = None if item is None else self._record(game_id, item)
-            tokens = check_join(
-                None if record is None else record.token_hashes,
-                None if record is None else list(record.seat_list),
-                seat,
-                invite_hash,
-                token_hash,
-            )
+            tokens = check_join(record, seat, invite_hash, token_hash)
             assert item is not None
             try:
                 self._call(

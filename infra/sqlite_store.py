@@ -219,10 +219,10 @@ class SqliteStore:
             conn.execute("BEGIN IMMEDIATE")  # the check and the write under one lock
             try:
                 row = conn.execute(
-                    "SELECT token_hashes, seats FROM games WHERE id = ?", (game_id,)
+                    f"SELECT {GAME_COLUMNS} FROM games WHERE id = ?", (game_id,)
                 ).fetchone()
-                tokens = check_join(row and json.loads(row[0]), row and json.loads(row[1] or "[]"),
-                                    seat, invite_hash, token_hash)  # fmt: skip
+                record = None if row is None else _record(row)
+                tokens = check_join(record, seat, invite_hash, token_hash)
                 conn.execute(
                     "UPDATE games SET token_hashes = ? WHERE id = ?", (json.dumps(tokens), game_id)
                 )

@@ -78,13 +78,7 @@ class InMemoryStore:
     def join(self, game_id: str, seat: int, invite_hash: str, token_hash: str) -> None:
         with self._lock:
             record = self._records.get(game_id)
-            tokens = check_join(
-                None if record is None else record.token_hashes,
-                None if record is None else list(record.seat_list),
-                seat,
-                invite_hash,
-                token_hash,
-            )
+            tokens = check_join(record, seat, invite_hash, token_hash)
             assert record is not None
             self._records[game_id] = replace(record, token_hashes=tokens)
 

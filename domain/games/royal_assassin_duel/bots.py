@@ -16,7 +16,6 @@ from domain.deal import DealRandom
 from domain.errors import GameOver, IllegalMove, Json
 from domain.games.royal_assassin_duel.rules import (
     COLUMNS,
-    JOKERS,
     RoyalAssassinDuel,
     State,
     all_codes,
@@ -138,6 +137,3 @@ def _score(state: State, seat: int, move: Json, lookahead: bool) -> float:
     if after is None:
         return float("-inf")
     return _reply_value(after, seat) if lookahead else evaluate(after, seat)
-
-
-__all__ = ["JOKERS", "best_choice", "determinize", "evaluate", "greedy_choice"]
