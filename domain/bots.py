@@ -40,6 +40,16 @@ def random_policy(rng: DealRandom) -> Policy:
     return choose
 
 
+def _typed_random(rng: DealRandom) -> Callable[[tuple[Any, ...]], Any]:
+    """`random_policy` on typed moves, drawing exactly as it does: the fast path's chooser."""
+
+    def choose(legal: tuple[Any, ...]) -> Any:
+        choices = [m for m in legal if not m.is_resign] or legal
+        return choices[rng.uniform(len(choices))]
+
+    return choose
+
+
 def greedy_policy(heuristic: Heuristic) -> PolicyFactory:
     """One ply ahead: the move whose immediate result `heuristic` likes best.
 
@@ -91,11 +101,14 @@ def play_out(
     """Play one game to its end with bots (seat 0 `policy`, every other seat `against`, or
     `policy` too); returns the final state and the move log. When several seats may move at
     once, the lowest seat listed moves first."""
-    choosers = [
-        (policy if seat == 0 else against or policy)(DealRandom(seed, bot_stream(seat)))
-        for seat in range(ruleset.max_seats)
-    ]
     state = ruleset.start(seed, options)
+    factories = [policy if seat == 0 else against or policy for seat in range(ruleset.max_seats)]
+    if all(f is random_policy for f in factories):
+        # Random bots need nothing but the legal moves: the typed, in-place fast path.
+        rngs = [DealRandom(seed, bot_stream(seat)) for seat in range(ruleset.max_seats)]
+        final, typed = ruleset.playout(state, [_typed_random(rng) for rng in rngs])
+        return final, [(seat, move.to_json()) for seat, move in typed]
+    choosers = [f(DealRandom(seed, bot_stream(seat))) for seat, f in enumerate(factories)]
     log: list[tuple[int, Json]] = []
     while not ruleset.is_over(state):
         seat = ruleset.to_move(state)[0]

@@ -35,6 +35,9 @@ class GameEntry:
     solver: Solver | None = None
     example_seed: str = "royal"
     """The seed whose deal illustrates the game in the API documentation."""
+    group_by: Callable[[Json], str] | None = None
+    """How `court simulate` breaks its win rate down (Risus Royale: by goal), read from the
+    final view a spectator sees."""
 
     @property
     def id(self) -> str:

@@ -60,6 +60,13 @@ class DealRandom:
         self._block = 0
         self._buffer: list[int] = []
 
+    def copy(self) -> DealRandom:
+        """An independent stream at the same position: how a game state that draws as it
+        plays (dice) is copied without replaying its draws."""
+        new = DealRandom.__new__(DealRandom)
+        new._prefix, new._block, new._buffer = self._prefix, self._block, self._buffer[:]
+        return new
+
     def draw(self) -> int:
         """The next 64-bit draw of the stream."""
         if not self._buffer:

@@ -25,13 +25,14 @@ from typing import Any, Literal
 from domain.options import integer_problem
 
 Json = dict[str, Any]
-FieldKind = Literal["enum", "string_list", "integer", "boolean", "object"]
+FieldKind = Literal["enum", "string_list", "integer", "integer_list", "boolean", "object"]
 
 
 @dataclass(frozen=True, slots=True)
 class FieldSpec:
-    """One field of a move: a string from `values`, a list of them, an integer, a boolean, or
-    an object whose keys are exactly `members` (each a field of its own)."""
+    """One field of a move: a string from `values`, a list of them, an integer, a list of
+    exactly `length` integers (a map cell `[row, column]`), a boolean, or an object whose keys
+    are exactly `members` (each a field of its own)."""
 
     kind: FieldKind
     values: tuple[str, ...] = ()
@@ -42,6 +43,7 @@ class FieldSpec:
     maximum: int | None = None
     description: str = ""
     members: tuple[tuple[str, FieldSpec], ...] = ()
+    length: int = 0
 
     def problem(self, value: object) -> str | None:
         """Why `value` does not fit this field, or None when it does."""
@@ -65,7 +67,18 @@ class FieldSpec:
             return None if isinstance(value, bool) else "must be true or false"
         if self.kind == "object":
             return self._object_problem(value)
+        if self.kind == "integer_list":
+            return self._integer_list_problem(value)
         return integer_problem(value, self.minimum, self.maximum)
+
+    def _integer_list_problem(self, value: object) -> str | None:
+        if not isinstance(value, list) or len(value) != self.length:
+            return f"must be a list of {self.length} integers"
+        for item in value:
+            problem = integer_problem(item, self.minimum, self.maximum)
+            if problem is not None:
+                return f"items {problem}"
+        return None
 
     def _object_problem(self, value: object) -> str | None:
         names = [name for name, _ in self.members]
@@ -93,6 +106,18 @@ class FieldSpec:
             }
         elif self.kind == "boolean":
             schema = {"type": "boolean"}
+        elif self.kind == "integer_list":
+            item: Json = {"type": "integer"}
+            if self.minimum is not None:
+                item["minimum"] = self.minimum
+            if self.maximum is not None:
+                item["maximum"] = self.maximum
+            schema = {
+                "type": "array",
+                "items": item,
+                "minItems": self.length,
+                "maxItems": self.length,
+            }
         elif self.kind == "object":
             schema = {
                 "type": "object",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from domain.capabilities import AnyRuleset, GameEntry
 from domain.errors import UnknownRuleset
-from domain.games import adaman, royal_ace_assin, royal_assassin, royal_assassin_duel
+from domain.games import adaman, risus_royale, royal_ace_assin, royal_assassin, royal_assassin_duel
 
 GAMES: dict[str, GameEntry] = {
     g.id: g
@@ -13,6 +13,7 @@ GAMES: dict[str, GameEntry] = {
         adaman.GAME,
         royal_ace_assin.GAME,
         royal_assassin_duel.GAME,
+        risus_royale.GAME,
     )
 }
 RULESETS: dict[str, AnyRuleset] = {g.id: g.ruleset for g in GAMES.values()}

@@ -17,6 +17,7 @@ class GameResult:
     outcome: Json
     moves: int
     policy_seat: int = 0  # where `policy` sat (the other seats played `against`)
+    group: str | None = None  # the game's own breakdown (GameEntry.group_by), if it has one
 
     @property
     def policy_won(self) -> bool:
@@ -50,7 +51,8 @@ def simulate(
         state, log = play_out(ruleset, seed, opts, first, second)
         outcome = ruleset.outcome(state)
         assert outcome is not None
-        yield GameResult(seed, outcome, len(log), seat)
+        group = None if game.group_by is None else game.group_by(ruleset.view(state, None))
+        yield GameResult(seed, outcome, len(log), seat, group)
 
 
 def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:

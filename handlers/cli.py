@@ -257,6 +257,12 @@ class ProgressBar:
 EXIT_INTERRUPTED = 130  # the shell's code for Ctrl-C
 
 
+def _natural(label: str) -> tuple[str, int]:
+    """`goal 2` before `goal 10`: text, then the number it ends with."""
+    head, _, tail = label.rpartition(" ")
+    return (head, int(tail)) if tail.isdigit() else (label, 0)
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     game = get_game(args.ruleset)
     ruleset = game.ruleset
@@ -274,6 +280,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     done = wins = score = 0
     by_seat = {seat: [0, 0] for seat in range(ruleset.max_seats)}  # seat -> [games, wins]
     seat0_wins = 0
+    by_reason: dict[str, int] = {}
+    by_group: dict[str, list[int]] = {}  # group -> [games, wins]
     started = time.perf_counter()
     interrupted = False
     try:
@@ -286,6 +294,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
             by_seat[result.policy_seat][0] += 1
             by_seat[result.policy_seat][1] += result.policy_won
             seat0_wins += result.outcome.get("winner") == 0
+            reason = result.outcome.get("reason")
+            if reason is not None:
+                by_reason[reason] = by_reason.get(reason, 0) + 1
+            if result.group is not None:
+                counts = by_group.setdefault(result.group, [0, 0])
+                counts[0] += 1
+                counts[1] += result.policy_won
             bar.update(done)
     except KeyboardInterrupt:  # Ctrl-C: the games played so far still make a summary
         interrupted = True
@@ -309,6 +324,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         summary["seat_0_win_rate"] = seat0_wins / done if done else None
     else:
         summary["avg_score"] = score / done if done else None
+    if by_reason:
+        summary["by_reason"] = dict(sorted(by_reason.items()))
+    if by_group:
+        summary["by_group"] = {
+            group: {"games": n, "wins": w, "win_rate": w / n}
+            for group, (n, w) in sorted(by_group.items(), key=lambda item: _natural(item[0]))
+        }
     summary["games_per_s"] = round(done / elapsed, 1) if elapsed > 0 else None
     if interrupted:
         summary |= {"interrupted": True, "games_requested": args.games}

@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain.bots import bot_stream, play_out, random_policy
 from domain.deal import SEED_PATTERN, DealRandom
 from domain.moves import UNDO_MOVE
 from domain.playthrough import Playthrough, replay
@@ -124,6 +125,31 @@ def test_replay_is_deterministic(game_id, data):
         assert ruleset.view(again, seat) == ruleset.view(final, seat)
     assert ruleset.outcome(again) == ruleset.outcome(final)
     assert ruleset.deck(seed, options) == ruleset.deck(seed, options)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@settings(max_examples=30)
+@given(seed=SEEDS, data=st.data())
+def test_the_fast_playout_plays_exactly_the_public_path(game_id, seed, data):
+    """`Ruleset.playout` (typed moves, one state mutated in place) against `apply` move by
+    move with the same random bot: the same moves, the same end, the same view."""
+    game = GAMES[game_id]
+    ruleset = game.ruleset
+    options = data.draw(options_for(game), label="options")
+    fast, fast_log = play_out(ruleset, seed, options, random_policy)
+    rngs = [DealRandom(seed, bot_stream(seat)) for seat in range(ruleset.max_seats)]
+    choosers = [random_policy(rng) for rng in rngs]
+    state = ruleset.start(seed, options)
+    log = []
+    while not ruleset.is_over(state):
+        seat = ruleset.to_move(state)[0]
+        move = choosers[seat](ruleset, state, seat, ruleset.legal_moves(state, seat))
+        log.append((seat, move))
+        state = ruleset.apply(state, seat, move).state
+    assert fast_log == log
+    for seat in seats_of(ruleset):
+        assert ruleset.view(fast, seat) == ruleset.view(state, seat)
+    assert ruleset.outcome(fast) == ruleset.outcome(state)
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)
