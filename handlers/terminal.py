@@ -10,15 +10,18 @@ Json = dict[str, Any]
 
 
 def describe_move(move: Json) -> str:
-    """`{"type": "attack", "column": "hearts"}` -> `attack hearts`; lists read `with a + b`."""
+    """`{"type": "attack", "column": "hearts"}` -> `attack hearts`; lists read `with a + b`,
+    a map cell `[1, 2]` reads `to [1, 2]`."""
     parts = [move["type"]]
     for key, value in move.items():
         if key == "type" or value is None:
             continue
         if isinstance(value, dict):
             parts.append(" ".join(f"{k} {v}" for k, v in value.items()))
+        elif isinstance(value, list) and all(isinstance(v, int) for v in value):
+            parts.append(f"{key} [{', '.join(str(v) for v in value)}]")
         elif isinstance(value, list):
-            parts.append(f"{key} {' + '.join(value)}")
+            parts.append(f"{key} {' + '.join(str(v) for v in value)}")
         else:
             parts.append(str(value))
     return " ".join(parts)

@@ -194,6 +194,29 @@ def test_play_adaman_in_the_terminal(capsys, monkeypatch):
     assert code == 0 and "capital" in out and "Game over" in out
 
 
+def test_play_risus_royale_in_the_terminal_to_the_end(capsys, monkeypatch):
+    code, out, _ = run(
+        capsys,
+        "play",
+        "risus-royale",
+        "--seed",
+        "royal",
+        stdin="1\n" * 400,
+        monkeypatch=monkeypatch,
+    )
+    assert code == 0 and "goal 8: Defeat all Elves" in out and "Game over" in out
+    assert "row 3" in out and "last roll: round in" in out and "retreat to [" in out
+
+
+def test_simulate_risus_royale_reports_by_goal_and_by_ending(capsys):
+    code, out, _ = run(capsys, "simulate", "risus-royale", "--games", "24", "--policy", "greedy")
+    summary = json.loads(out)
+    assert code == 0 and summary["games"] == 24
+    assert sum(g["games"] for g in summary["by_group"].values()) == 24
+    assert all(label.startswith("goal ") for label in summary["by_group"])
+    assert sum(summary["by_reason"].values()) == 24
+
+
 # ---- hardening: malformed moves, Ctrl-C, the API's own log as input -----------------------
 
 
