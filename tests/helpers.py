@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from domain.cards import JOKERS, STANDARD_DECK, card
 from domain.games.royal_assassin.rules import Options, RoyalAssassin, State
 
@@ -58,3 +60,7 @@ def strings_in(value):
     elif isinstance(value, list):
         for v in value:
             yield from strings_in(v)
+
+
+RISUS_VECTORS = Path(__file__).resolve().parent / "vectors" / "risus-royale-vectors.jsonl"
+"""The spec's Risus Royale vectors, vendored (tests/vectors/README.md)."""

@@ -12,7 +12,7 @@ from domain.games.risus_royale import RISUS_ROYALE as RR
 from domain.games.risus_royale.bots import best_choice, random_choice
 from domain.playthrough import replay
 from tests.api_helpers import make_app
-from tests.helpers import strings_in
+from tests.helpers import RISUS_VECTORS, strings_in
 
 GAMES = int(os.environ.get("ROYAL_RISUS_SECRECY_GAMES", "24"))
 """Random games are long (about 300 moves): 24 games are some 7,000 responses checked."""
@@ -88,7 +88,7 @@ def test_a_whole_game_over_http_with_every_roll_from_the_revealed_seed(client):
 
 
 def test_the_shared_seed_plays_the_spec_vector(client):
-    lines = _spec("risus-royale-vectors.jsonl").read_text().splitlines()
+    lines = RISUS_VECTORS.read_text().splitlines()
     vector = next(v for v in map(json.loads, lines) if v["name"] == "magic-aura")
     given = vector["input"]
     created = create(client, seed=given["seed"], options=given["options"])
@@ -100,12 +100,6 @@ def test_the_shared_seed_plays_the_spec_vector(client):
     assert body["view"] == vector["view"]
     spectator = client.get(f"/v1/games/{created['game']['id']}").json
     assert spectator["view"] == dict(vector["view"], legal_moves=[])
-
-
-def _spec(name):
-    from pathlib import Path
-
-    return Path(__file__).resolve().parents[3] / "shared" / "specs" / name
 
 
 @pytest.mark.parametrize(
