@@ -5,6 +5,7 @@ import threading
 import pytest
 
 from domain.daily import candidate_seed
+from domain.registry import GAMES
 from domain.service import GameService
 from domain.verify import verify
 from handlers.app import create_app
@@ -73,7 +74,9 @@ def finish(client, created, pick=0):
 def test_todays_challenges_hide_their_seeds(client):
     day = client.get("/v1/daily/today").json
     assert day["date"] == day["today"] == "2026-11-22" and day["over"] is False
-    assert {c["ruleset"] for c in day["challenges"]} == {"royal-assassin", "adaman"}
+    solitaires = {g.id for g in GAMES.values() if g.ruleset.max_seats == 1}
+    assert solitaires == {"royal-assassin", "adaman", "risus-royale"}
+    assert {c["ruleset"] for c in day["challenges"]} == solitaires
     for challenge in day["challenges"]:
         assert "seed" not in challenge and challenge["players"] == 0
         assert 1 <= challenge["difficulty"] <= 5 and challenge["ranked"] is True
