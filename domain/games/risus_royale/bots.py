@@ -1,19 +1,19 @@
 """Risus Royale bots. Each decides from the player's view alone (`bots.from_view`): the
 face-down cards and the dice to come are as unknown to a bot as to a person.
 
-`greedy` is the spec's sensible player: a goal-aware character (dice where the goal's
-opponents are strong), the cliché with the best dice margin, every Plus, Minus and X it may
-try, a W kept for an opponent the goal needs, escapes from opponents the goal does not need,
-and moves that cut nothing off that the goal may still need.
+`greedy` is the spec's sensible player: a goal-aware character (the goal's clichés strong, and
+each pair of partner clichés covered by one strong cliché), the cliché with the best dice
+margin, every Plus, Minus and X it may try, a W kept for an opponent the goal needs, escapes
+from opponents the goal does not need, and moves that cut off nothing the goal may still need,
+towards the nearest pile it needs.
 
-`best` reasons with exact odds. A Risus battle is a small Markov chain (each round one side
-loses a die in the contested cliché), so the chance of winning from any dice count is computed
-exactly from the distributions of sums of d6 (`win_chance`). It uses those odds to choose the
-cliché of every round (switching when the odds say so), to build the character that beats the
-goal's opponents and the average guard most often, to decide whether an escape beats a fight,
-and to plan a route: each neighbour is valued by the odds of getting through its guard (when
-face up) and by how far it leads towards what the goal still needs, never cutting off a pile
-the goal may need.
+`best` plays the same character, items and escapes, and reasons with exact odds. A Risus
+battle is a small Markov chain (each round one side loses a die in the contested cliché), so
+the chance of winning from any dice count is computed exactly from the distributions of sums
+of d6 (`win_chance`). It uses those odds to choose the cliché of every round (switching when
+the odds say so) and to plan a route: each neighbour is valued by the odds of getting through
+its guard (when face up) or the opponent the goal needs, and by how far it leads towards what
+the goal's alternatives closest to done still need, never cutting off a pile the goal may need.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from itertools import product
 
 from domain.deal import DealRandom
 from domain.errors import Json
+from domain.games.risus_royale.rules import reachable
 from domain.games.risus_royale.tables import (
     CLICHE_OF_SUIT,
     CLICHES,
@@ -48,6 +49,7 @@ class Board:
     def __init__(self, view: Json) -> None:
         flat = [pile for row in view["map"] for pile in row]
         self.cleared = [p["cleared"] for p in flat]
+        self.cleared_mask = sum(1 << i for i, cleared in enumerate(self.cleared) if cleared)
         self.cut_off = [p["cut_off"] for p in flat]
         self.guard = [p["guard"] for p in flat]
         self.opponent = [p["opponent"] for p in flat]
@@ -105,16 +107,6 @@ class Board:
             code in alt.opponents or (pile is not None and pile in alt.piles) for alt in self.alive
         )
 
-    def reachable_from(self, pile: int) -> set[int]:
-        """Uncleared piles connected to `pile` (itself uncleared) through uncleared piles."""
-        seen, frontier = {pile}, [pile]
-        while frontier:
-            for n in NEIGHBOURS[frontier.pop()]:
-                if n not in seen and not self.cleared[n]:
-                    seen.add(n)
-                    frontier.append(n)
-        return seen
-
     def distance_to_need(self, start: int) -> int:
         """Steps from `start` through uncleared piles to the nearest pile the goal needs."""
         queue, seen = deque([(start, 0)]), {start}
@@ -130,8 +122,8 @@ class Board:
 
     def lost_by_going(self, pile: int) -> int:
         """How many piles the goal may need would be cut off by stepping onto `pile`."""
-        reach = self.reachable_from(pile)
-        return sum(1 for p in self.open_piles() if p not in reach and self.needs_pile(p))
+        reach = reachable(pile, self.cleared_mask)  # the rules' own cut-off test
+        return sum(1 for p in self.open_piles() if not reach >> p & 1 and self.needs_pile(p))
 
 
 def _real(view: Json) -> list[Json]:

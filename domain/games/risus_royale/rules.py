@@ -179,11 +179,9 @@ class State:
         "battle",
         "beaten",
         "bonus",
-        "cleared",
         "cleared_mask",
         "cliches",
         "cut_mask",
-        "cut_off",
         "cut_opponents",
         "defeated",
         "deuces",
@@ -216,10 +214,8 @@ class State:
         self.discard = list(deuces)
         self.piles = [[deal[i], opponents[i], deal[16 + i]] for i in PILES]
         self.face_down = [3] * 16
-        self.cleared = [False] * 16
-        self.cut_off = [False] * 16
-        self.cleared_mask = 0  # the same piles as `cleared`, as bits: what the end checks read
-        self.cut_mask = 0  # the same piles as `cut_off`, as bits
+        self.cleared_mask = 0  # cleared piles, bit p for pile p
+        self.cut_mask = 0  # cut-off piles, likewise
         self.cut_opponents = 0  # opponents lying on cut-off piles, by OPPONENT_BIT
         self.phase = "create"
         self.position: int | None = None
@@ -248,11 +244,7 @@ class State:
         )
         new.discard = self.discard[:]
         new.piles = [pile[:] for pile in self.piles]
-        new.face_down, new.cleared, new.cut_off = (
-            self.face_down[:],
-            self.cleared[:],
-            self.cut_off[:],
-        )
+        new.face_down = self.face_down[:]
         new.cleared_mask, new.cut_mask = self.cleared_mask, self.cut_mask
         new.cut_opponents = self.cut_opponents
         new.phase, new.position, new.cliches = self.phase, self.position, self.cliches
@@ -282,7 +274,7 @@ class State:
 
     def open_neighbours(self, pile: int) -> list[int]:
         """Uncleared neighbours, row-major: where a `move` or `retreat` may go."""
-        return [n for n in NEIGHBOURS[pile] if not self.cleared[n]]
+        return [n for n in NEIGHBOURS[pile] if not self.cleared_mask >> n & 1]
 
     def here(self) -> int:
         assert self.position is not None
@@ -584,7 +576,6 @@ class RisusRoyale(Ruleset[State, Move]):
         state.face_down[pile] = 0
         state.treasures.append(treasure)
         effects.append({"type": "treasure", "pile": cell(pile), "card": treasure})
-        state.cleared[pile] = True
         state.cleared_mask |= 1 << pile
         state.battle = None
         state.phase = "move"
@@ -626,8 +617,7 @@ class RisusRoyale(Ruleset[State, Move]):
         if not lost & ~state.cut_mask:
             return
         for pile in PILES:
-            if lost >> pile & 1 and not state.cut_off[pile]:
-                state.cut_off[pile] = True
+            if lost >> pile & 1 and not state.cut_mask >> pile & 1:
                 state.cut_mask |= 1 << pile
                 state.face_down[pile] = 0
                 state.cut_opponents |= OPPONENT_BIT[state.piles[pile][OPPONENT_INDEX]]
@@ -711,8 +701,8 @@ class RisusRoyale(Ruleset[State, Move]):
             return cards[index] if count > index >= down else None
 
         return {
-            "cleared": state.cleared[pile],
-            "cut_off": state.cut_off[pile],
+            "cleared": bool(state.cleared_mask >> pile & 1),
+            "cut_off": bool(state.cut_mask >> pile & 1),
             "guard": shown(GUARD),
             "opponent": shown(OPPONENT_INDEX),
             "treasure": shown(TREASURE_INDEX),
