@@ -106,7 +106,12 @@ class GameService:
 
     @staticmethod
     def rulesets() -> list[Json]:
-        return [r.describe() for r in RULESETS.values()]
+        """Each ruleset's description, with the bot policies a seat may name (multi-seat games:
+        a solitaire has no seat to give a bot)."""
+        return [
+            {**r.describe(), "policies": list(GAMES[r.id].policies) if r.max_seats > 1 else []}
+            for r in RULESETS.values()
+        ]
 
     def read_game(self, game_id: str, token: str | None) -> Snapshot:
         stored = self._load(game_id)

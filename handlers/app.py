@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, g, request, send_from_directory
 from flask_cors import CORS
 
 from domain.errors import Unauthenticated
@@ -34,6 +34,12 @@ from handlers.schemas import (
 MAX_BODY_BYTES = 16 * 1024
 MAX_RECORD_BYTES = 1024 * 1024  # a record to verify: thousands of moves
 OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi.yaml"
+WEB_ROOT = Path(__file__).resolve().parent / "web"
+WEB_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+"""The web client's pages: only its own files, no inline script, no framing."""
 access_log = logging.getLogger("royal_court.access")
 
 _create_schema = CreateGameRequest()
@@ -258,9 +264,35 @@ def create_app(
     def openapi() -> Response:
         return Response(_openapi_text(), mimetype="application/yaml")
 
+    _add_web_client(app)
     if docs_enabled:
         _add_docs(app)
     return app
+
+
+def _add_web_client(app: Flask) -> None:
+    """The first-party web client (docs/web-client.md): static files that use only the public
+    API above, served from package data on the same origin (locally and on Lambda alike).
+
+    Every client path answers the same page; the page's router reads the path. A seat's token
+    travels in the URL fragment, which a browser never sends, so it never reaches a log.
+    """
+
+    def page() -> Response:
+        resp = send_from_directory(WEB_ROOT, "index.html", max_age=0)
+        resp.headers["Content-Security-Policy"] = WEB_CSP
+        resp.headers["Referrer-Policy"] = "no-referrer"
+        resp.headers["X-Content-Type-Options"] = "nosniff"
+        return resp
+
+    for rule in ("/", "/play", "/play/<game_id>", "/daily"):
+        app.add_url_rule(rule, f"web_page_{rule}", lambda **_: page())
+
+    @app.get("/web/<path:name>")
+    def web_asset(name: str) -> Response:
+        resp = send_from_directory(WEB_ROOT, name, max_age=300)
+        resp.headers["X-Content-Type-Options"] = "nosniff"
+        return resp
 
 
 _openapi_cache: list[bytes] = []

@@ -421,6 +421,15 @@ class RulesetDescription(Schema):
     title = fields.String(required=True)
     seats = fields.Nested(Seats, required=True)
     options = fields.List(fields.Nested(OptionDescription), required=True)
+    policies = fields.List(
+        fields.String(),
+        required=True,
+        metadata={
+            "description": "The bot policies a seat may name when creating a game "
+            "(`seats: [{player: bot, policy}]`); empty for a solitaire.",
+            "example": ["best", "greedy", "random"],
+        },
+    )
 
 
 class RulesetList(Schema):

@@ -28,6 +28,7 @@ NOT_IN_LAMBDA = ("boto3", "waitress", "flask-swagger-ui")  # /docs is not served
 
 def code_files() -> list[Path]:
     files = [ROOT / "openapi.yaml"]
+    files += [p for p in (ROOT / "handlers" / "web").rglob("*") if p.is_file()]  # the web client
     for package in CODE:
         files += [
             p

@@ -1,0 +1,118 @@
+// The start page (/ and /play): every ruleset of GET /v1/rulesets with a form built from its
+// option schema, an optional seed, and for games of several seats who sits where.
+
+import { api, storage } from "./api.js";
+import { fill, h } from "./ui.js";
+
+const SEED_PATTERN = "[A-Za-z0-9._:\\-]{1,128}";
+
+function optionField(ruleset, option) {
+  const id = `${ruleset.id}-${option.name}`;
+  const label = option.name.replaceAll("_", " ");
+  const help = h("small", { id: `${id}-help` }, option.description);
+  if (option.type === "boolean") {
+    return h("div", { class: "field check" },
+      h("input", { type: "checkbox", id, name: option.name, checked: option.default === true,
+                   "aria-describedby": `${id}-help` }),
+      h("label", { for: id }, label), help);
+  }
+  return h("div", { class: "field" }, h("label", { for: id }, label),
+    h("input", { type: "number", id, name: option.name, min: option.minimum, max: option.maximum,
+                 step: 1, value: option.default ?? "", placeholder: option.nullable ? "default" : null,
+                 required: !option.nullable, "aria-describedby": `${id}-help` }),
+    help);
+}
+
+function seatField(ruleset, seat) {
+  const id = `${ruleset.id}-seat-${seat}`;
+  return h("div", { class: "field" }, h("label", { for: id }, `Seat ${seat + 1}`),
+    h("select", { id, name: `seat-${seat}` },
+      h("option", { value: "human" }, "a human (you get an invite link)"),
+      ruleset.policies.map((p) => h("option", { value: `bot:${p}`, selected: p === "best" && seat === 1 }, `bot: ${p}`))));
+}
+
+function readOptions(form, ruleset) {
+  const options = {};
+  for (const option of ruleset.options) {
+    const input = form.elements[option.name];
+    if (option.type === "boolean") options[option.name] = input.checked;
+    else if (input.value === "") options[option.name] = null;
+    else options[option.name] = Number(input.value);
+  }
+  return options;
+}
+
+function rulesetCard(ruleset, navigate, fromGame) {
+  const form = h("form", { class: "new-game", "aria-label": `New game of ${ruleset.title}` });
+  const status = h("p", { class: "message", role: "alert" });
+  const seats = ruleset.seats.max > 1
+    ? h("fieldset", {}, h("legend", {}, "Seats (you take seat 1)"),
+        Array.from({ length: ruleset.seats.max - 1 }, (_, i) => seatField(ruleset, i + 1)))
+    : null;
+  const options = !fromGame && ruleset.options.length
+    ? h("details", { class: "options" }, h("summary", {}, "Options"), ruleset.options.map((o) => optionField(ruleset, o)))
+    : null;
+  const seedId = `${ruleset.id}-seed`;
+  const seed = fromGame ? null : h("div", { class: "field" },
+    h("label", { for: seedId }, "Seed (optional: share a deal)"),
+    h("input", { id: seedId, name: "seed", pattern: SEED_PATTERN, maxlength: 128, autocomplete: "off",
+                 placeholder: "secret, revealed at the end" }));
+  form.append(...[options, seed, seats].filter(Boolean),
+    h("button", { type: "submit", class: "primary" }, fromGame ? "Play this deal" : "Deal"), status);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const body = { ruleset: ruleset.id };
+    if (fromGame) body.from_game = fromGame;
+    else {
+      body.options = readOptions(form, ruleset);
+      if (form.elements.seed.value) body.seed = form.elements.seed.value;
+    }
+    if (ruleset.seats.max > 1) {
+      body.seats = [{ player: "human" }];
+      for (let seat = 1; seat < ruleset.seats.max; seat += 1) {
+        const [player, policy] = form.elements[`seat-${seat}`].value.split(":");
+        body.seats.push(policy ? { player, policy } : { player });
+      }
+    }
+    try {
+      const { data } = await api("POST", "/v1/games", { body });
+      storage.saveSeat(data.game.id, { token: data.token, seat: data.seat, ruleset: ruleset.id,
+                                       invites: data.invites });
+      navigate(`/play/${data.game.id}`);
+    } catch (e) {
+      status.textContent = e.message;
+      status.classList.add("error");
+    }
+  });
+  return h("section", { class: "ruleset", "data-ruleset": ruleset.id, "aria-labelledby": `${ruleset.id}-title` },
+    h("h2", { id: `${ruleset.id}-title` }, ruleset.title),
+    h("p", { class: "seats" }, ruleset.seats.max === 1 ? "Solitaire" : `${ruleset.seats.max} players`),
+    form);
+}
+
+export async function startPage(root, rulesets, navigate) {
+  const fromGame = new URLSearchParams(location.search).get("from_game");
+  let shown = rulesets;
+  let intro = h("p", {}, "Pick a game. Every deal is fair and checkable: its seed is sealed by a published ",
+    "commitment before play and revealed when the game is over.");
+  if (fromGame) {
+    try {
+      const { data } = await api("GET", `/v1/games/${encodeURIComponent(fromGame)}`);
+      shown = rulesets.filter((r) => r.id === data.game.ruleset);
+      intro = h("p", {}, `Play the same deal as game ${fromGame}: the same cards, a fresh game.`);
+    } catch (e) {
+      intro = h("p", { class: "message error", role: "alert" }, `That deal cannot be shared: ${e.message}`);
+      shown = [];
+    }
+  }
+  const recent = storage.recent();
+  fill(root, 
+    h("h1", {}, "Royal Court"),
+    intro,
+    h("div", { class: "rulesets" }, shown.map((r) => rulesetCard(r, navigate, fromGame))),
+    recent.length ? h("section", { class: "recent", "aria-label": "Your games" }, h("h2", {}, "Your games on this browser"),
+      h("ul", {}, recent.map((g) => h("li", {}, h("a", { href: `/play/${g.id}` }, `${g.ruleset || "game"} ${g.id.slice(0, 8)}`),
+        ` · ${g.at.slice(0, 16).replace("T", " ")}`)))) : null,
+  );
+  return () => {};
+}
