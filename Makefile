@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 TOOLS  := tools/node_modules/.installed
 APT    := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
-.PHONY: run test lint typecheck unit integration e2e all-tests bench tools lambda openapi golden clean
+.PHONY: run test lint typecheck unit integration e2e all-tests bench tools browser lambda openapi golden clean
 
 # The Python environment: created and installed on first use, refreshed when pyproject changes.
 $(STAMP): pyproject.toml
@@ -24,6 +24,13 @@ $(TOOLS): tools/package.json tools/package-lock.json
 	touch $(TOOLS)
 
 tools: $(TOOLS)
+
+# The browser for the web client's tests: Debian's Chromium (Playwright's own download is not
+# reachable here) and a font with every glyph the client draws. Playwright launches it through
+# executable_path (ROYAL_CHROMIUM overrides /usr/bin/chromium).
+browser:
+	command -v chromium >/dev/null 2>&1 && dpkg -s fonts-dejavu-core >/dev/null 2>&1 || \
+	  { $(APT) update -qq && $(APT) install -y -qq chromium fonts-dejavu-core; }
 
 # The local server on the embedded store (SQLite file ./court.db): http://127.0.0.1:8000/docs
 HOST ?= 127.0.0.1
@@ -50,12 +57,12 @@ unit: $(STAMP)
 integration: $(STAMP) $(TOOLS)
 	$(BIN)/pytest tests/integration
 
-# A real `court serve` over loopback.
-e2e: $(STAMP) $(TOOLS)
+# A real `court serve` over loopback, and the web client in Chromium against it.
+e2e: $(STAMP) $(TOOLS) browser
 	$(BIN)/pytest tests/e2e
 
 # pytest starts DynamoDB Local itself (a free loopback port) and stops it when done.
-all-tests: $(STAMP) $(TOOLS)
+all-tests: $(STAMP) $(TOOLS) browser
 	$(BIN)/pytest
 
 bench: $(STAMP)

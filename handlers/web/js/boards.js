@@ -158,7 +158,7 @@ function risusPile(pile, r, c, position) {
     .map((k) => cardElement(pile[k], k));
   const state = [here ? "you are here" : "", pile.cleared ? "cleared" : "", pile.cut_off ? "cut off" : ""]
     .filter(Boolean).join(", ");
-  return h("div", { class: classes.filter(Boolean).join(" "), "data-cell": `${r},${c}`,
+  return h("div", { class: classes.filter(Boolean).join(" "), "data-cell": `${r},${c}`, role: "group",
                     "aria-label": `row ${r + 1}, column ${c + 1}${state ? `: ${state}` : ""}` },
     pile.face_down ? backElement(pile.face_down, "face down") : null, cards,
     here ? h("span", { class: "marker" }, "◆ you") : null);

@@ -264,7 +264,8 @@ export async function gamePage(root, gameId, rulesets) {
     const v = page.view;
     const playing = g.status === "playing";
     const legal = v.legal_moves || [];
-    const waiting = playing && legal.length === 0;
+    // Resign (and undo) are always open to a seat: it is our turn only if something else is.
+    const waiting = playing && !legal.some((m) => m.type !== "resign" && m.type !== "undo");
     fill(root, 
       h("h1", {}, title(g.ruleset)),
       statusLine(),
@@ -277,7 +278,7 @@ export async function gamePage(root, gameId, rulesets) {
         seatInfo() ? "Waiting for your opponent…" : "Watching: the board follows the game.") : null,
       renderBoard(g.ruleset, v),
       page.log.length ? h("section", { class: "log", "aria-label": "What happened" }, h("h2", {}, "What happened"),
-        h("ol", { id: "effects", "aria-live": "polite" }, page.log.slice(-40).map((line) =>
+        h("ol", { id: "effects", "aria-live": "polite", tabindex: 0, "aria-label": "Effects of each move" }, page.log.slice(-40).map((line) =>
           h("li", { class: line.mine ? "mine" : "" }, line.text)))) : null,
       playing ? null : endPanel(),
     );

@@ -46,7 +46,10 @@ function builder(type, moves, onPlay) {
       button.textContent = "not a legal combination";
     }
   };
-  selects.forEach((s) => s.select.addEventListener("change", update));
+  selects.forEach((s) => {
+    s.select.value = flat[0][s.name]; // start on a legal move
+    s.select.addEventListener("change", update);
+  });
   button.addEventListener("click", () => button.dataset.move && onPlay(JSON.parse(button.dataset.move)));
   update();
   return h("div", { class: "builder" },

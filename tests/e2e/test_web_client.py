@@ -1,0 +1,360 @@
+"""The web client in a real browser (Debian's Chromium via Playwright) against a real
+`court serve`: every solitaire played to the end by clicking its `data-move` controls, two
+players in two browser contexts, a bot seat, a stale click from a second tab, the deal
+verified in the browser, the record downloaded and verified, the replay, the daily page, an
+accessibility scan, and screenshots at 375 and 1280 px in build/screenshots/.
+"""
+
+import json
+import random
+import re
+
+import pytest
+
+from domain.deal import DealRandom, seed_commitment
+from domain.registry import get_ruleset
+from tests.e2e.conftest import AXE
+from tests.e2e.test_e2e import call, server
+
+pytestmark = pytest.mark.browser
+
+SOLITAIRES = ["royal-assassin", "adaman", "risus-royale"]
+WIDTHS = {"phone": 375, "desktop": 1280}
+MAX_CLICKS = 1500  # far above any game's length: a game that never ends fails the test
+
+
+@pytest.fixture(scope="module")
+def live(tmp_path_factory):
+    """A real `court serve` on a fresh SQLite file; its log (stderr) is kept for the checks."""
+    folder = tmp_path_factory.mktemp("web")
+    log = open(folder / "server.log", "w+")  # noqa: SIM115 (closed below)
+    env = {"ROYAL_DB": str(folder / "court.db"), "ROYAL_DAILY_SECRET": "web-client-tests"}
+    with server(env=env, stderr=log) as (base, _):
+        yield base, folder / "server.log"
+    log.close()
+
+
+@pytest.fixture
+def base(live):
+    return live[0]
+
+
+class Console:
+    """Every console error and uncaught exception of the pages it watches."""
+
+    def __init__(self):
+        self.errors = []
+
+    def watch(self, page):
+        page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        page.on("pageerror", lambda e: self.errors.append(f"uncaught: {e}"))
+        return page
+
+
+@pytest.fixture
+def console():
+    watcher = Console()
+    yield watcher
+    assert watcher.errors == [], watcher.errors
+
+
+def new_page(browser, console, width=1280):
+    context = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True)
+    return console.watch(context.new_page())
+
+
+def shown(page):
+    """(status, version) as the page shows them, through the automation contract."""
+    node = page.locator("[data-status]")
+    return node.get_attribute("data-status"), int(node.get_attribute("data-version"))
+
+
+def seat_token(page, game_id):
+    raw = page.evaluate("id => localStorage.getItem('royal-court:seat:' + id)", game_id)
+    return json.loads(raw)["token"] if raw else None
+
+
+def game_id_of(page):
+    return re.fullmatch(r".*/play/([^/?#]+).*", page.url).group(1)
+
+
+def offered(page):
+    return [json.loads(m) for m in page.locator("[data-move]").evaluate_all(
+        "nodes => nodes.map(n => n.dataset.move)")]  # fmt: skip
+
+
+def playable(page):
+    """The visible, enabled legal-move controls, resign and undo left out."""
+    controls = page.locator("[data-move]:visible:enabled")
+    moves = [json.loads(m) for m in controls.evaluate_all("ns => ns.map(n => n.dataset.move)")]
+    return [(i, m) for i, m in enumerate(moves) if m["type"] not in ("resign", "undo")], controls
+
+
+def check_contract(page, base, game_id, token):
+    """Every data-move is a legal move of the seat's view, exactly as listed, and every legal
+    move is offered (the builder's button repeats one of them)."""
+    status, _, body = call(base, "GET", f"/v1/games/{game_id}", token=token)
+    assert status == 200
+    legal = body["view"]["legal_moves"]
+    on_page = offered(page)
+    assert all(m in legal for m in on_page), [m for m in on_page if m not in legal][:3]
+    assert all(m in on_page for m in legal), [m for m in legal if m not in on_page][:3]
+    assert body["game"]["version"] == shown(page)[1]
+
+
+def click_one(page, rng):
+    """Clicks a random legal move and waits until the page shows a newer version."""
+    _, version = shown(page)
+    moves, controls = playable(page)
+    index, _ = rng.choice(moves)
+    controls.nth(index).click()
+    page.locator(f"[data-status]:not([data-version='{version}'])").wait_for()
+
+
+def deal(page, base, ruleset, seats=None):
+    page.goto(base + "/")
+    card = page.locator(f"[data-ruleset='{ruleset}']")
+    for seat, choice in (seats or {}).items():
+        card.locator(f"select[name='seat-{seat}']").select_option(choice)
+    card.locator("button[type=submit]").click()
+    page.locator("[data-status]").wait_for()
+    return game_id_of(page)
+
+
+def axe_scan(page):
+    """axe-core (from npm, tools/) on the page as it is: the serious and critical findings."""
+    # Through the DevTools protocol, like an extension: the page's own CSP (no inline script)
+    # stays on, so the scan sees the page exactly as users get it.
+    page.evaluate(AXE.read_text() + "\n;undefined")
+    result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
+    return [
+        (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+
+
+def shoot(page, screenshots, name):
+    for label, width in WIDTHS.items():
+        page.set_viewport_size({"width": width, "height": 900})
+        page.screenshot(path=str(screenshots / f"{name}-{label}.png"), full_page=True)
+    page.set_viewport_size({"width": 1280, "height": 900})
+
+
+def test_the_start_page_offers_every_ruleset_and_passes_the_scan(browser, base, console, screenshots):
+    page = new_page(browser, console)
+    page.goto(base + "/")
+    page.locator("[data-ruleset]").first.wait_for()
+    ids = page.locator("[data-ruleset]").evaluate_all("ns => ns.map(n => n.dataset.ruleset)")
+    _, _, body = call(base, "GET", "/v1/rulesets")
+    assert ids == [r["id"] for r in body["rulesets"]]
+    # Two-seat games offer their bot policies; each option has a labelled control.
+    for r in body["rulesets"]:
+        card = page.locator(f"[data-ruleset='{r['id']}']")
+        for option in r["options"]:
+            assert card.get_by_label(option["name"].replace("_", " "), exact=True).count() == 1
+        if r["seats"]["max"] > 1:
+            choices = card.locator("select[name='seat-1'] option").evaluate_all(
+                "os => os.map(o => o.value)")
+            assert choices == ["human", *(f"bot:{p}" for p in r["policies"])]
+    assert axe_scan(page) == []
+    shoot(page, screenshots, "start")
+
+
+@pytest.mark.parametrize("ruleset", SOLITAIRES)
+def test_a_whole_solitaire_by_clicking_its_moves(browser, base, console, screenshots, ruleset):
+    page = new_page(browser, console)
+    game_id = deal(page, base, ruleset)
+    token = seat_token(page, game_id)
+    assert token and token not in page.url  # the token stays in the browser
+    rng = random.Random(ruleset)
+    clicks = 0
+    while shown(page)[0] == "playing":
+        if clicks < 25 or clicks % 10 == 0:
+            check_contract(page, base, game_id, token)
+        if clicks == 3:
+            assert axe_scan(page) == []
+            shoot(page, screenshots, f"{ruleset}-playing")
+        click_one(page, rng)
+        clicks += 1
+        assert clicks < MAX_CLICKS
+    status, version = shown(page)
+    assert status != "playing" and version >= clicks
+    assert page.locator("[data-move]").count() == 0  # nothing to play once it is over
+    _, _, body = call(base, "GET", f"/v1/games/{game_id}")
+    assert (body["game"]["status"], body["game"]["version"]) == (status, version)
+
+    # The deal, verified in the browser, agrees with the server's.
+    page.locator("#verify-deal").click()
+    result = page.locator("#verify-result")
+    result.wait_for()
+    assert result.get_attribute("data-verified") == "true", result.inner_text()
+    deck = get_ruleset(ruleset).deck(body["game"]["seed"], body["game"]["options"])
+    assert f"The {len(deck)} cards derived here are the deck that was played" in result.inner_text()
+
+    # The record downloads, and the API verifies it.
+    with page.expect_download() as download:
+        page.locator("#download-record").click()
+    record = json.loads(open(download.value.path()).read())
+    assert record["id"] == game_id and len(record["moves"]) == version
+    _, _, verdict = call(base, "POST", "/v1/records/verify", record)
+    assert verdict["valid"] is True
+
+    # The replay steps back to the deal and forward again.
+    slider = page.locator("#replay-at")
+    slider.fill("0")
+    slider.dispatch_event("change")
+    page.locator(".replay-step[data-at='0']").wait_for()
+    page.get_by_role("button", name="Next ▶").click()
+    page.locator(".replay-step[data-at='1']").wait_for()
+    assert axe_scan(page) == []
+    shoot(page, screenshots, f"{ruleset}-over")
+
+
+def test_two_players_in_two_browsers(browser, live, console, screenshots):
+    base, log = live
+    alice = new_page(browser, console)
+    game_id = deal(alice, base, "royal-ace-assin", {1: "human"})
+    link = alice.locator(".invite-link").input_value()
+    assert re.fullmatch(rf"{re.escape(base)}/play/{game_id}#invite=[^&]+&seat=1", link)
+    bob = new_page(browser, console, width=375)
+    bob.goto(link)
+    bob.locator("text=You joined as seat 2.").wait_for()
+    assert "#" not in bob.url  # the invite left the address bar once used
+    tokens = [seat_token(alice, game_id), seat_token(bob, game_id)]
+    assert all(tokens) and tokens[0] != tokens[1]
+    rng = random.Random(7)
+    waited = False
+    for _ in range(MAX_CLICKS):
+        if shown(alice)[0] != "playing" and shown(bob)[0] != "playing":
+            break
+        for page in (alice, bob):
+            if shown(page)[0] == "playing" and playable(page)[0]:
+                click_one(page, rng)
+            elif shown(page)[0] == "playing":
+                waited |= page.locator("#waiting").is_visible()
+        # Each page follows the other's moves by long-polling.
+        alice.wait_for_timeout(50)
+    else:
+        pytest.fail("the game did not end")
+    assert waited  # someone was shown "waiting for your opponent"
+    for page in (alice, bob):
+        page.locator("[data-status]:not([data-status='playing'])").wait_for()
+    assert shown(alice) == shown(bob)
+    shoot(bob, screenshots, "royal-ace-assin-two-players")
+    # No seat's token or invite ever reached the server: they travel in the fragment.
+    logged = open(log).read()
+    assert game_id in logged
+    assert not any(t in logged for t in tokens)
+    assert link.split("#invite=")[1].split("&")[0] not in logged
+
+
+def test_against_a_bot(browser, base, console, screenshots):
+    page = new_page(browser, console)
+    deal(page, base, "royal-assassin-duel", {1: "bot:random"})
+    rng = random.Random(3)
+    for clicks in range(MAX_CLICKS):
+        if shown(page)[0] != "playing":
+            break
+        if clicks == 4:
+            assert axe_scan(page) == []
+            shoot(page, screenshots, "royal-assassin-duel-vs-bot")
+        click_one(page, rng)
+    else:
+        pytest.fail("the game did not end")
+    assert "(bot) plays" in page.locator("#effects").inner_text()
+
+
+def test_a_stale_click_from_a_second_tab_is_refused_and_refreshed(browser, base):
+    noticed = Console()
+    first = new_page(browser, noticed)
+    game_id = deal(first, base, "royal-assassin")
+    second = noticed.watch(first.context.new_page())  # same browser: the same seat
+    second.goto(f"{base}/play/{game_id}")
+    second.locator("[data-move]").first.wait_for()
+    click_one(first, random.Random(1))
+    moves, controls = playable(second)
+    controls.nth(moves[0][0]).click()  # still showing version 0
+    message = second.locator("#message")
+    message.wait_for()
+    assert "refreshed" in message.inner_text()
+    assert shown(second) == shown(first)
+    # The browser reports the refused request itself, and nothing else went wrong.
+    assert all("409" in e for e in noticed.errors), noticed.errors
+
+
+def test_keyboard_only(browser, base, console):
+    page = new_page(browser, console)
+    deal(page, base, "royal-assassin")
+    for expected in (1, 2, 3):
+        page.keyboard.press("Tab")
+        while page.evaluate("document.activeElement.dataset.move === undefined"):
+            page.keyboard.press("Tab")
+        if json.loads(page.evaluate("document.activeElement.dataset.move"))["type"] == "resign":
+            page.keyboard.press("Tab")
+        page.keyboard.press("Enter")
+        page.locator(f"[data-status][data-version='{expected}']").wait_for()
+
+
+def test_the_browser_deals_like_the_server(browser, base, console):
+    """deal.js is a second implementation of docs/deal-algorithm.md: the documented vectors,
+    then random seeds and labels, item for item against domain/deal.py."""
+    page = new_page(browser, console)
+    page.goto(base + "/")
+    page.locator("[data-ruleset]").first.wait_for()
+    derive = """async ([seed, label, items]) => {
+        const m = await import('/web/js/deal.js');
+        return await m.shuffled(seed, label, items);
+    }"""
+    standard = [r + s for s in "CDHS" for r in "A23456789TJQK"]
+    assert page.evaluate(derive, ["royal", "deal", standard])[:3] == ["JH", "4S", "2C"]
+    dice = page.evaluate("""async () => {
+        const m = await import('/web/js/deal.js');
+        const s = new m.DealStream('royal', 'dice');
+        const out = [];
+        for (let i = 0; i < 12; i++) out.push(await s.uniform(6) + 1);
+        return out;
+    }""")
+    assert dice == [2, 3, 2, 5, 5, 2, 4, 4, 4, 5, 6, 4]
+    assert page.evaluate(
+        "async s => (await import('/web/js/deal.js')).sha256Hex(s)", "royal"
+    ) == seed_commitment("royal")
+    rng = random.Random(11)
+    for _ in range(40):
+        seed = "".join(rng.choice("abcXYZ019._:-") for _ in range(rng.randint(1, 30)))
+        label = rng.choice(["deal", "goal", "reshuffle-3", "dice"])
+        items = list(range(rng.randint(1, 110)))
+        assert page.evaluate(derive, [seed, label, items]) == DealRandom(seed, label).shuffle(items)
+    # Every ruleset's whole deal, as `court deal` prints it.
+    for ruleset, options in [("royal-assassin", {"jokers_in_deck": True}),
+                             ("royal-assassin-duel", {"decks": 1}), ("royal-assassin-duel", {}),
+                             ("risus-royale", {}), ("adaman", {"excuse": True, "extra_personalities": 2}),
+                             ("adaman", {"pawns_and_courts": True}), ("royal-ace-assin", {})]:  # fmt: skip
+        full = get_ruleset(ruleset).validate_options(options)
+        derived = page.evaluate(
+            "async ([r, o, s]) => (await import('/web/js/deal.js')).deriveDeck(r, o, s)",
+            [ruleset, full, "court-42"],
+        )
+        assert derived == get_ruleset(ruleset).deck("court-42", full), ruleset
+
+
+def test_daily_challenge_and_leaderboard(browser, base, console, screenshots):
+    page = new_page(browser, console)
+    page.goto(base + "/daily")
+    page.get_by_label("Your name on the leaderboards").fill("Browser Player")
+    page.get_by_role("button", name="Save").click()
+    start = page.locator("[data-daily='royal-assassin']")
+    start.wait_for()
+    start.click()
+    page.locator("[data-status]").wait_for()
+    rng = random.Random(5)
+    for _ in range(MAX_CLICKS):
+        if shown(page)[0] != "playing":
+            break
+        click_one(page, rng)
+    page.goto(base + "/daily")
+    board = page.locator("[data-daily-ruleset='royal-assassin'] table.leaderboard")
+    board.wait_for()
+    assert "Browser Player" in board.inner_text()
+    assert axe_scan(page) == []
+    shoot(page, screenshots, "daily")
