@@ -112,3 +112,13 @@ def test_the_daily_secret_is_read_on_first_need_only(handler, monkeypatch):
     configured on DynamoDB, so daily challenges answer 503 and say why in the log)."""
     response = handler(event("GET", "/v1/daily/today"), None)
     assert response["statusCode"] == 503
+
+
+def test_the_web_client_is_served_on_lambda_too(handler):
+    """Same origin behind API Gateway: the page and its modules come from the function."""
+    page = handler(event("GET", "/play/abc"), None)
+    assert page["statusCode"] == 200
+    assert "text/html" in {k.lower(): v for k, v in page["headers"].items()}["content-type"]
+    script = handler(event("GET", "/web/js/app.js"), None)
+    assert script["statusCode"] == 200
+    assert "javascript" in {k.lower(): v for k, v in script["headers"].items()}["content-type"]

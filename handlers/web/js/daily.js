@@ -46,7 +46,7 @@ export async function dailyPage(root, rulesets, navigate) {
     }
     const you = leaders?.you;
     const play = h("button", { type: "button", class: "primary", "data-daily": c.ruleset, disabled: !player },
-      you?.played ? "Resume your attempt" : "Play today's deal");
+      you?.finished ? "See your game" : you?.played ? "Resume your attempt" : "Play today's deal");
     play.addEventListener("click", async () => {
       try {
         if (you?.game_id) {

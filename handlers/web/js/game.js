@@ -32,6 +32,23 @@ async function takeFragment(gameId) {
   }
 }
 
+/** The result in one line: who won, from this seat's side when it has one. */
+function headline(game, seat) {
+  const o = game.outcome || {};
+  const score = Array.isArray(o.score) ? ` (scores ${o.score.join(" to ")})`
+    : typeof o.score === "number" ? ` (score ${o.score})` : "";
+  if (Number.isInteger(o.winner)) {
+    const who = o.winner === seat ? "You win" : `Seat ${o.winner + 1} wins`;
+    return `${who}${o.reason || o.decided_by ? ` by ${(o.reason || o.decided_by).replaceAll("_", " ")}` : ""}${score}.`;
+  }
+  if (o.result) {
+    const result = o.result.replaceAll("_", " ");
+    const mine = seat === null ? `The game ended: ${result}` : `You ${result}`;
+    return `${mine}${score}.`;
+  }
+  return `The game is ${game.status}${score}.`;
+}
+
 export async function gamePage(root, gameId, rulesets) {
   const page = {
     gameId, game: null, view: null, log: [], message: "", busy: false, poll: null,
@@ -136,9 +153,15 @@ export async function gamePage(root, gameId, rulesets) {
       g.outcome ? ` · ${words(g.outcome)}` : "");
   }
 
+  function mySeat() {
+    const mine = seatInfo();
+    if (!mine) return null;
+    return typeof page.view.seat === "number" ? page.view.seat : mine.seat ?? 0;
+  }
+
   function seatsLine() {
     const mine = seatInfo();
-    const seatOf = typeof page.view.seat === "number" ? page.view.seat : mine?.seat;
+    const seatOf = mySeat();
     const who = mine ? `You play seat ${(seatOf ?? 0) + 1}.` : "You are watching (no seat on this browser).";
     const seats = (page.game.seats || []).map((s) =>
       `seat ${s.seat + 1}: ${s.player === "bot" ? `bot (${s.policy})` : s.joined ? "human" : "open"}`);
@@ -248,7 +271,8 @@ export async function gamePage(root, gameId, rulesets) {
     const share = `${location.origin}/play?from_game=${gameId}`;
     return h("section", { class: "end", "aria-label": "After the game" },
       h("h2", {}, "Game over"),
-      h("div", { class: "outcome" }, generic(g.outcome)),
+      h("p", { class: "headline", id: "outcome" }, headline(g, mySeat())),
+      h("details", { class: "outcome" }, h("summary", {}, "The outcome in full"), generic(g.outcome)),
       h("p", {}, h("button", { type: "button", id: "download-record", onclick: downloadRecord }, "Download the record"),
         " ", h("a", { href: `/play?from_game=${gameId}`, id: "share-deal" }, "Play this deal again"),
         " ", h("a", { href: "/" }, "New game")),

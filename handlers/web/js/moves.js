@@ -64,6 +64,7 @@ export function movesPanel(legal, onPlay) {
     byType.get(move.type).push(move);
   }
   const groups = [];
+  const singles = [];
   for (const [type, moves] of byType) {
     const title = type.replaceAll("_", " ");
     if (moves.length > BUILDER_OVER) {
@@ -88,9 +89,15 @@ export function movesPanel(legal, onPlay) {
       }
       continue;
     }
-    groups.push(h("div", { class: "move-group" },
-      moves.length > 1 || type !== moves[0].type ? h("h4", {}, title) : null,
+    if (moves.length === 1) {
+      singles.push(moveButton(moves[0], onPlay)); // one row for the kinds with one move each
+      continue;
+    }
+    groups.push(h("div", { class: "move-group" }, h("h4", {}, title),
       h("div", { class: "buttons" }, moves.map((m) => moveButton(m, onPlay)))));
   }
-  return h("section", { class: "moves", "aria-label": "Your moves" }, h("h2", {}, "Your move"), groups);
+  // Resign last, away from the moves that play on.
+  singles.sort((a, b) => (a.classList.contains("move-resign") ? 1 : 0) - (b.classList.contains("move-resign") ? 1 : 0));
+  return h("section", { class: "moves", "aria-label": "Your moves" }, h("h2", {}, "Your move"), groups,
+    singles.length ? h("div", { class: "move-group" }, h("div", { class: "buttons" }, singles)) : null);
 }
