@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from domain.deal import DealRandom, seed_commitment
-from domain.registry import get_ruleset
+from domain.registry import GAMES, get_ruleset
 from tests.e2e.conftest import AXE
 from tests.e2e.test_e2e import call, server
 
@@ -343,6 +343,7 @@ def test_the_browser_deals_like_the_server(browser, base, console):
         ("adaman", {"pawns_and_courts": True}),
         ("royal-ace-assin", {}),
     ]
+    assert {ruleset for ruleset, _ in every_deal} == set(GAMES)  # a new game needs its plan
     for ruleset, options in every_deal:
         full = get_ruleset(ruleset).validate_options(options)
         derived = page.evaluate(
