@@ -48,7 +48,8 @@ export const DECKTET = DECKTET_TABLE.trim().split(/[|\n]/).map((row, index) => {
 });
 export const DECKTET_BY_CODE = new Map(DECKTET.map((c) => [c.code, c]));
 
-const STANDARD = /^([A2-9TJQK])([CDHS])([12])?$/;
+/** A standard card code: rank, suit, and the deck digit of a two-deck game ("KH2"). */
+export const STANDARD = /^([A2-9TJQK])([CDHS])([12])?$/;
 const JOKER = /^X([12])$/;
 
 /** Whether a string names a card this client can draw. */

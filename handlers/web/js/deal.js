@@ -2,7 +2,7 @@
 // text alone: SHA-256 from Web Crypto, 64-bit draws as BigInt, rejection sampling, Fisher-Yates.
 // It is a second, independent implementation: the verify panel trusts it, not the server.
 
-import { DECKTET, DECKTET_BY_CODE, RANKS } from "./cards.js";
+import { DECKTET, DECKTET_BY_CODE, RANKS, STANDARD } from "./cards.js";
 
 const encoder = new TextEncoder();
 const TWO_64 = 1n << 64n;
@@ -148,7 +148,7 @@ export async function verifyDeal(game, played, firstView) {
     const inDeck = new Set(deck);
     // Jokers are never shuffled in the games that keep them in hand; everything else shown is.
     const dealtCard = game.ruleset === "adaman" ? (c) => DECKTET_BY_CODE.has(c)
-      : (c) => /^[A2-9TJQK][CDHS][12]?$/.test(c);
+      : (c) => STANDARD.test(c);
     const shown = [...cardsIn(firstView)].filter(dealtCard);
     const strays = shown.filter((c) => !inDeck.has(c));
     checks.push({

@@ -110,17 +110,12 @@ export async function gamePage(root, gameId, rulesets) {
     page.busy = true;
     stopPolling();
     root.querySelectorAll("[data-move]").forEach((b) => { b.disabled = true; });
+    const post = (key) => api("POST", `${path}/moves`, {
+      body: { version: page.game.version, move }, token: token(), headers: { "Idempotency-Key": key } });
     const key = newKey();
-    const body = { version: page.game.version, move };
     try {
-      let answer;
-      try {
-        answer = await api("POST", `${path}/moves`, { body, token: token(), headers: { "Idempotency-Key": key } });
-      } catch (e) {
-        if (e instanceof ApiError) throw e;
-        // No answer (the network): the same key again can never play the move twice.
-        answer = await api("POST", `${path}/moves`, { body, token: token(), headers: { "Idempotency-Key": key } });
-      }
+      // No answer at all (the network): the same key again can never play the move twice.
+      const answer = await post(key).catch((e) => { if (e instanceof ApiError) throw e; return post(key); });
       page.game = answer.data.game;
       page.view = answer.data.view;
       page.log.push({ text: `You: ${moveLabel(move)}`, mine: true });

@@ -1,6 +1,6 @@
 // Small DOM helpers and the words for moves and effects, shared by every page and board.
 
-import { cardName, DECKTET_BY_CODE, DECKTET_SUITS, isCard, SUITS } from "./cards.js";
+import { cardName, DECKTET_BY_CODE, DECKTET_SUITS, isCard, STANDARD, SUITS } from "./cards.js";
 
 /** h("div", {class: "x", "data-move": "…"}, child, "text", …): one element. */
 export function h(tag, attrs = {}, ...children) {
@@ -25,7 +25,7 @@ export function fill(node, ...children) {
 
 /** A card code in a line of text: "Q♥", "10♦²", "the Author". */
 export function short(code) {
-  const m = /^([A2-9TJQK])([CDHS])([12])?$/.exec(code);
+  const m = STANDARD.exec(code);
   if (m) return `${m[1] === "T" ? "10" : m[1]}${SUITS[m[2]][0]}${m[3] ? (m[3] === "1" ? "¹" : "²") : ""}`;
   const d = DECKTET_BY_CODE.get(code);
   if (d) return `${cardName(code)} ${d.suits.map((s) => DECKTET_SUITS[s]).join("")}`;
