@@ -25,10 +25,12 @@ AnyRuleset = Ruleset[Any, Any]
 class Playthrough:
     """The state reached by a log, the moves still in force, and how many were undone.
 
-    Mutable, replayed forward only; `copy()` when a caller needs to branch.
+    Mutable, replayed forward only; `copy()` when a caller needs to branch. `play` replaces
+    the state (copy-on-apply, as the rules do); `advance` mutates a state this playthrough
+    alone holds, copying it first if it may be shared (after `copy()`, or before any advance).
     """
 
-    __slots__ = ("in_force", "options", "ruleset", "seed", "state", "undos")
+    __slots__ = ("in_force", "options", "owns_state", "ruleset", "seed", "state", "undos")
 
     def __init__(self, ruleset: AnyRuleset, seed: str, options: Mapping[str, object] | None):
         self.ruleset = ruleset
@@ -37,11 +39,14 @@ class Playthrough:
         self.state: Any = ruleset.start(seed, self.options)
         self.in_force: list[tuple[int, Json]] = []
         self.undos = 0
+        self.owns_state = True  # `start` deals a fresh state
 
     def copy(self) -> Playthrough:
+        """A branch sharing the state until either side advances (each copies it then)."""
         new = Playthrough.__new__(Playthrough)
         new.ruleset, new.seed, new.options = self.ruleset, self.seed, self.options
         new.state, new.in_force, new.undos = self.state, self.in_force[:], self.undos
+        new.owns_state = self.owns_state = False
         return new
 
     # ---- reading -----------------------------------------------------------------------------
@@ -92,10 +97,31 @@ class Playthrough:
 
     def play_event(self, seat: int | None, move: object) -> list[Effect]:
         """`play`, for a logged event whose seat may be None: the seat whose turn it is."""
+        return self.play(self._seat_of(seat), move)
+
+    def _seat_of(self, seat: int | None) -> int:
         if seat is None:
             seats = self.ruleset.to_move(self.state)
-            seat = seats[0] if seats else 0
-        return self.play(seat, move)
+            return seats[0] if seats else 0
+        return seat
+
+    def advance(self, seat: int | None, move: object) -> None:
+        """`play_event` without the effects, in place: the fast path of replay."""
+        seat = self._seat_of(seat)
+        if self.undo_allowed and move == UNDO_MOVE:
+            self._undo(seat)
+            return
+        if not self.owns_state:
+            self.state = self.state.copy()
+            self.owns_state = True
+        try:
+            self.ruleset.advance(self.state, seat, move)
+        except IllegalMove as e:
+            if self.can_undo(seat):
+                e.legal_moves = [*e.legal_moves, dict(UNDO_MOVE)]
+            raise
+        assert isinstance(move, dict)  # advance accepted it, so it is a move object
+        self.in_force.append((seat, move))
 
     def _undo(self, seat: int) -> list[Effect]:
         if self.ruleset.is_over(self.state):
@@ -107,8 +133,8 @@ class Playthrough:
         taken_seat, taken = self.in_force.pop()
         state = self.ruleset.start(self.seed, self.options)
         for s, m in self.in_force:
-            state = self.ruleset.apply(state, s, m).state
-        self.state = state
+            self.ruleset.advance(state, s, m)  # `start` dealt a state no one else holds
+        self.state, self.owns_state = state, True
         self.undos += 1
         return [{"type": "undo", "seat": taken_seat, "move": taken}]
 
@@ -127,7 +153,7 @@ def replay(
     game = Playthrough(ruleset, seed, options)
     for index, (seat, move) in enumerate(events):
         try:
-            game.play_event(seat, move)
+            game.advance(seat, move)
         except IllegalMove as e:
             raise ReplayError(index, move, e.reason, e.legal_moves) from None
         except GameOver as e:

@@ -12,7 +12,7 @@ is a single move, the engine plays it, so move logs hold nothing but real choice
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeVar
 
 from domain.deal import check_seed
@@ -21,6 +21,54 @@ from domain.moves import UNDO_SHAPE, MoveShape, check_move
 from domain.options import UNDO_OPTION, OptionSpec, OptionValue, validate_options
 
 Effect = dict[str, Any]
+
+
+class _Unheard(list[Effect]):
+    """The effects list of the fast paths (replaying a log, playouts): nothing is kept.
+
+    Rules append effects as they go; given this list, the appends cost nothing more than a
+    call, and a game may skip building an effect that takes work with
+    `if effects is not UNHEARD`.
+    """
+
+    __slots__ = ()
+
+    def append(self, effect: Effect) -> None:
+        pass
+
+    def extend(self, effects: Iterable[Effect]) -> None:
+        pass
+
+    def __iadd__(self, effects: Iterable[Effect]) -> Self:  # type: ignore[override,misc]
+        return self
+
+
+UNHEARD: list[Effect] = _Unheard()
+
+_PARSED_LIMIT = 4096
+"""How many distinct move objects a ruleset remembers having parsed (it stops adding there)."""
+
+
+def _move_key(move: dict[str, Any]) -> tuple[object, ...] | None:
+    """A hashable key that only the same JSON move has, or None for a move too nested to key.
+
+    Types are part of the key, since JSON's `true` and `1` are equal (and hash alike) in
+    Python; a list becomes a tuple of its items, which must then be strings or numbers.
+    """
+    key: list[object] = []
+    for name, value in move.items():
+        kind = type(value)
+        if kind is list:
+            if not all(type(item) is str for item in value):
+                return None
+            value = tuple(value)
+        elif kind not in _SCALARS:
+            return None
+        key += (name, kind, value)
+    return tuple(key)
+
+
+_SCALARS = frozenset({str, int, bool, type(None)})
 
 
 class MoveValue(Protocol):
@@ -118,17 +166,30 @@ class Ruleset(ABC, Generic[S, M]):
 
     def apply(self, state: S, seat: int, move: object) -> Transition[S]:
         """Play `move` for `seat`, then every forced move after it; `state` is left untouched."""
+        typed = self._checked(state, seat, move)
+        new_state = state.copy()
+        effects: list[Effect] = []
+        self._play(new_state, seat, typed, effects)
+        self._play_forced(new_state, effects)
+        return Transition(new_state, effects)
+
+    def advance(self, state: S, seat: int, move: object) -> None:
+        """`apply`, but on `state` itself and with the effects dropped: the fast path of
+        replaying a log, for a caller that owns `state` (a copy it made and shares with no
+        one). The same checks come first, so a refused move leaves `state` as it was."""
+        typed = self._checked(state, seat, move)
+        self._play(state, seat, typed, UNHEARD)
+        self._play_forced(state, UNHEARD)
+
+    def _checked(self, state: S, seat: int, move: object) -> M:
+        """The typed move, if `seat` may play it now; GameOver or IllegalMove if not."""
         if self.is_over(state):
             raise GameOver()
         typed = self.parse_move(state, seat, move)
         if not self._is_legal(state, seat, typed):
             legal = self._legal(state, seat)
             raise IllegalMove(self._why_illegal(state, seat, typed), [m.to_json() for m in legal])
-        new_state = state.copy()
-        effects: list[Effect] = []
-        self._play(new_state, seat, typed, effects)
-        self._play_forced(new_state, effects)
-        return Transition(new_state, effects)
+        return typed
 
     def apply_alone(self, state: S, seat: int, move: object) -> S:
         """`move` alone, leaving the forced moves after it unplayed: for search code that
@@ -152,14 +213,12 @@ class Ruleset(ABC, Generic[S, M]):
         """
         state = state.copy()
         log: list[tuple[int, M]] = []
-        sink: list[Effect] = []
         while not self.is_over(state):
             seat = self._to_move(state)[0]
             move = choosers[seat](self._legal(state, seat))
             log.append((seat, move))
-            self._play(state, seat, move, sink)
-            self._play_forced(state, sink)
-            sink.clear()
+            self._play(state, seat, move, UNHEARD)
+            self._play_forced(state, UNHEARD)
         return state, log
 
     def preview(self, state: S, seat: int, move: object) -> S:
@@ -181,10 +240,27 @@ class Ruleset(ABC, Generic[S, M]):
         Any JSON value at all may arrive here (from HTTP, a log file, a terminal): one that is
         not a move of this game is an IllegalMove listing what `seat` may do instead.
         """
+        key = _move_key(move) if type(move) is dict else None
+        if key is not None:
+            typed = self._parsed.get(key)
+            if typed is not None:
+                return typed
         problem = check_move(self.move_shapes, move)
         if problem is not None or not isinstance(move, dict):
             raise IllegalMove(problem or "not a move", self.legal_moves(state, seat))
-        return self._parse_move(move)
+        typed = self._parse_move(move)
+        if key is not None and len(self._parsed) < _PARSED_LIMIT:
+            self._parsed[key] = typed  # moves are immutable values: safe to share
+        return typed
+
+    @property
+    def _parsed(self) -> dict[tuple[object, ...], M]:
+        """Moves already checked and parsed, by `_move_key`: a log replays the same few
+        moves over and over, and a shape check costs more than the move it checks."""
+        try:
+            return self.__dict__["_parsed_moves"]  # type: ignore[no-any-return]
+        except KeyError:
+            return self.__dict__.setdefault("_parsed_moves", {})  # type: ignore[no-any-return]
 
     @abstractmethod
     def status(self, state: S) -> str:
@@ -267,7 +343,8 @@ class Ruleset(ABC, Generic[S, M]):
             for seat in self._to_move(state):
                 forced = self._forced(state, seat)
                 if forced is not None:
-                    effects.append({"type": "forced", "seat": seat, "move": forced.to_json()})
+                    if effects is not UNHEARD:
+                        effects.append({"type": "forced", "seat": seat, "move": forced.to_json()})
                     self._play(state, seat, forced, effects)
                     break
             else:

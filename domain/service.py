@@ -726,7 +726,7 @@ class GameService:
         for index in range(start, upto):
             event = stored.moves[index]
             try:
-                game.play(event.seat, event.move)
+                game.advance(event.seat, event.move)
             except (IllegalMove, GameOver) as e:
                 raise ReplayError(index, event.move, str(e), []) from None
         self.cache.put(r.id, upto, hashes[upto], game)

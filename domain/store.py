@@ -10,7 +10,7 @@ import base64
 import hmac
 import json
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from domain.errors import Forbidden, GameNotFound, InvalidRequest, SeatTaken
 
@@ -45,14 +45,63 @@ class GameRecord:
         return self.seats or ({"player": "human"},)
 
 
-@dataclass(frozen=True, slots=True)
-class MoveEvent:
+class _EventFields(NamedTuple):
     seq: int
     seat: int
-    move: Json
+    payload: Json | str  # the move, or the JSON text a store keeps it as
     at: str
     hash: str
     idempotency_key: str | None = None
+
+
+class MoveEvent(_EventFields):
+    """One event of a game's log: immutable once appended.
+
+    A store hands the move over as the JSON text it keeps (`MoveEvent.stored`, a plain tuple
+    of the row), decoded only when read. A request whose replay starts from the cache reads
+    only the events after the cached prefix, so each event before it costs a row and no more.
+    """
+
+    __slots__ = ()
+
+    def __new__(
+        cls,
+        seq: int,
+        seat: int,
+        move: Json,
+        at: str,
+        hash: str,
+        idempotency_key: str | None = None,
+    ) -> MoveEvent:
+        return tuple.__new__(cls, (seq, seat, move, at, hash, idempotency_key))
+
+    @classmethod
+    def stored(cls, row: tuple[int, int, str, str, str, str | None]) -> MoveEvent:
+        """An event from a store's row: (seq, seat, move as JSON text, at, hash, key)."""
+        return tuple.__new__(cls, row)
+
+    @property
+    def move(self) -> Json:
+        """The move, a fresh dict on every read of a stored event (no caller can alter it)."""
+        payload = self.payload
+        return json.loads(payload) if isinstance(payload, str) else payload
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.seq, self.seat, self.move, self.at, self.hash, self.idempotency_key)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, MoveEvent) and self._key() == other._key()
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    __hash__ = None  # type: ignore[assignment]  # a move is a dict: events are not hashable
+
+    def __repr__(self) -> str:
+        return (
+            f"MoveEvent(seq={self.seq}, seat={self.seat}, move={self.move!r}, at={self.at!r}, "
+            f"hash={self.hash!r}, idempotency_key={self.idempotency_key!r})"
+        )
 
 
 @dataclass(frozen=True, slots=True)

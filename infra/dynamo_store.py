@@ -185,13 +185,15 @@ class DynamoStore:
         if record_item is None:
             return None
         moves = tuple(
-            MoveEvent(
-                seq=int(i["seq"]["N"]),
-                seat=int(i["seat"]["N"]),
-                move=json.loads(i["move"]["S"]),
-                at=i["at"]["S"],
-                hash=i["hash"]["S"],
-                idempotency_key=i["idempotency_key"]["S"] if "idempotency_key" in i else None,
+            MoveEvent.stored(
+                (
+                    int(i["seq"]["N"]),
+                    int(i["seat"]["N"]),
+                    i["move"]["S"],
+                    i["at"]["S"],
+                    i["hash"]["S"],
+                    i["idempotency_key"]["S"] if "idempotency_key" in i else None,
+                )
             )
             for i in items
             if i["sk"]["S"].startswith("MOVE#")  # sorted by sk: zero-padded seq order

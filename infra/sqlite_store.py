@@ -161,10 +161,7 @@ class SqliteStore:
         if row is None:
             return None
         record = _record(row)
-        moves = tuple(
-            MoveEvent(seq, seat, json.loads(move), at, digest, key)
-            for seq, seat, move, at, digest, key in rows
-        )
+        moves = tuple(map(MoveEvent.stored, rows))
         return StoredGame(record, moves)
 
     def append(

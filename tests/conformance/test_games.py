@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from domain.bots import bot_stream, play_out, random_policy
 from domain.deal import SEED_PATTERN, DealRandom
+from domain.errors import IllegalMove
 from domain.moves import UNDO_MOVE
 from domain.playthrough import Playthrough, replay
 from domain.registry import GAMES
@@ -125,6 +126,77 @@ def test_replay_is_deterministic(game_id, data):
         assert ruleset.view(again, seat) == ruleset.view(final, seat)
     assert ruleset.outcome(again) == ruleset.outcome(final)
     assert ruleset.deck(seed, options) == ruleset.deck(seed, options)
+
+
+def views_of(game):
+    return [game.view(seat) for seat in seats_of(game.ruleset)]
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+@settings(max_examples=25)
+@given(data=st.data())
+def test_replaying_in_place_matches_playing_move_by_move(game_id, data):
+    """`Playthrough.advance` (one state mutated in place, effects unheard: how logs are
+    replayed) against `play` (copy-on-apply, effects kept) after every move; a copy taken
+    midway stays where it was while the original advances."""
+    ruleset, seed, options, picks = draw_deal(data, game_id)
+    _, log = random_game(ruleset, seed, options, picks)
+    fast, slow = Playthrough(ruleset, seed, options), Playthrough(ruleset, seed, options)
+    branch_at = data.draw(st.integers(0, len(log)), label="branch_at")
+    branch = branch_views = None
+    for k, (seat, move) in enumerate(log):
+        if k == branch_at:
+            branch, branch_views = fast.copy(), views_of(fast)
+        fast.advance(seat, move)
+        slow.play(seat, move)
+        assert views_of(fast) == views_of(slow)
+        assert ruleset.inventory(fast.state) == ruleset.inventory(slow.state)
+    if branch is not None:
+        assert views_of(branch) == branch_views
+
+
+def lookalikes(value):
+    """JSON values equal to `value` in Python, or close to it, that are not the same JSON."""
+    if isinstance(value, bool):
+        return [int(value), float(value), str(value).lower()]
+    if isinstance(value, int):
+        twins = [float(value), str(value), [value]]
+        return twins + ([bool(value)] if value in (0, 1) else [])
+    if isinstance(value, str):
+        return [[value], value.upper() if value != value.upper() else value.lower(), 1]
+    if isinstance(value, list):
+        return [tuple(value), [*value, *value[:1]], [[item] for item in value]]
+    return [0, "null"]
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
+def test_a_remembered_move_is_never_confused_with_a_lookalike(game_id):
+    """Rulesets remember moves they have parsed; JSON `true` equals 1 in Python, and a
+    list may hold what a string did: none of these may pass for a remembered move. Every
+    kind of move met in a few random games is tried."""
+    ruleset = GAMES[game_id].ruleset
+    tried: set[str] = set()
+
+    def check(state):
+        for seat in ruleset.to_move(state):
+            legal = ruleset.legal_moves(state, seat)
+            for move in legal:
+                shape = ",".join(f"{k}={v}" for k, v in move.items() if not isinstance(v, str))
+                if f"{move['type']}:{shape}" in tried:
+                    continue
+                tried.add(f"{move['type']}:{shape}")
+                for _ in range(2):  # the first parse is remembered, the second recalled
+                    ruleset.apply(state, seat, move)
+                for name, value in move.items():
+                    for twin in lookalikes(value):
+                        odd = {**move, name: twin}
+                        if odd not in legal:
+                            with pytest.raises(IllegalMove):
+                                ruleset.apply(state, seat, odd)
+
+    for i in range(3):
+        random_game(ruleset, f"lookalike-{i}", None, list(range(i, 400, 7)), check)
+    assert tried
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

@@ -8,9 +8,10 @@ at the end of the list so that dealing is a cheap `pop()`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from domain.deal import shuffled
 from domain.errors import Json
@@ -38,18 +39,21 @@ class Options:
     excuse: bool = False
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
+class Move(NamedTuple):
     """`control` (target, paid with cards), `excuse` (target = the card moved, or None when
-    none can move) or `resign`. Card lists are kept in canonical order."""
+    none can move) or `resign`. Card lists are kept in canonical order.
+
+    A named tuple rather than the frozen dataclass other games use: a position lists dozens
+    of ways to pay, and a tuple is built (and compared, and hashed) in C at a fifth the cost.
+    """
 
     kind: str
     target: str | None = None
     paid: tuple[str, ...] = ()
-    is_resign: bool = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "is_resign", self.kind == "resign")
+    @property
+    def is_resign(self) -> bool:
+        return self.kind == "resign"
 
     def to_json(self) -> Json:
         if self.kind == "control":
@@ -150,6 +154,55 @@ class State:
         ]
 
 
+def _by_index(card: DecktetCard) -> int:
+    return card.index
+
+
+_GROUPS: dict[int, tuple[tuple[tuple[int, ...], int], ...]] = {}
+"""Per number of cards n: every non-empty group of indices, by size and then in
+`combinations` order (the order legal moves are listed in), with its bitmask."""
+
+
+def _groups(n: int) -> tuple[tuple[tuple[int, ...], int], ...]:
+    groups = _GROUPS.get(n)
+    if groups is None:
+        groups = _GROUPS[n] = tuple(
+            (group, sum(1 << i for i in group))
+            for size in range(1, n + 1)
+            for group in combinations(range(n), size)
+        )
+    return groups
+
+
+@lru_cache(maxsize=8192)
+def _payments(target: DecktetCard, eligible: tuple[DecktetCard, ...]) -> tuple[Move, ...]:
+    """Every way to control `target` with some of `eligible` (the resources sharing a suit
+    with it, in canonical order): groups by size, then in `combinations` order.
+
+    Pure in its arguments (cards are interned), so it is memoised: the same few resources
+    face the same targets again and again, in a game and across the games of a search.
+    """
+    rank = target.rank
+    ranks = [r.rank for r in eligible]
+    if sum(ranks) < rank:
+        return ()
+    sums = [0] * (1 << len(ranks))  # the rank total of every group, by its bitmask
+    for mask in range(1, len(sums)):
+        low = mask & -mask
+        sums[mask] = sums[mask ^ low] + ranks[low.bit_length() - 1]
+    codes = [r.code for r in eligible]
+    return tuple(
+        Move("control", target.code, tuple(codes[i] for i in group))
+        for group, mask in _groups(len(ranks))
+        if sums[mask] >= rank
+    )
+
+
+def _real_count(row: list[DecktetCard]) -> int:
+    """How many cards of a row count (the Excuse lying there does not)."""
+    return len(row) - (EXCUSE in row)
+
+
 def real_cards(row: list[DecktetCard]) -> list[DecktetCard]:
     """The cards of a row that count: the Excuse lying there does not."""
     return [c for c in row if c is not EXCUSE]
@@ -209,13 +262,13 @@ class Adaman(Ruleset[State, Move]):
         The Excuse, wherever it is dealt, does not count, and dealing goes on past it.
         """
         stock = state.stock
-        while stock and len(real_cards(state.capital)) < ROW_SIZE:
+        while stock and _real_count(state.capital) < ROW_SIZE:
             card = stock.pop()
             state.capital.append(card)
             if card is EXCUSE:
                 state.excuse_row = CAPITAL
             effects.append({"type": "deal", "card": card.code, "to": CAPITAL})
-        while stock and len(real_cards(state.resources)) < ROW_SIZE:
+        while stock and _real_count(state.resources) < ROW_SIZE:
             card = stock.pop()
             if card.is_personality:
                 state.palace.append(card)
@@ -266,16 +319,12 @@ class Adaman(Ruleset[State, Move]):
                 movable = [c for c in real_cards(state.capital) if not c.is_personality]
             moves = [Move("excuse", c.code) for c in movable] or [Move("excuse", None)]
         else:
-            resources = sorted(real_cards(state.resources), key=lambda c: c.index)
+            resources = sorted(real_cards(state.resources), key=_by_index)
             for target in (*real_cards(state.capital), *state.palace):
-                mask, rank = target.suit_mask, target.rank
-                eligible = [r for r in resources if r.suit_mask & mask]
-                if sum(r.rank for r in eligible) < rank:
-                    continue
-                for size in range(1, len(eligible) + 1):
-                    for group in combinations(eligible, size):
-                        if sum(r.rank for r in group) >= rank:
-                            moves.append(Move("control", target.code, tuple(r.code for r in group)))
+                mask = target.suit_mask
+                eligible = tuple(r for r in resources if r.suit_mask & mask)
+                if eligible:
+                    moves += _payments(target, eligible)
         moves.append(RESIGN)
         state.legal_cache = legal = tuple(moves)
         return legal

@@ -15,7 +15,7 @@ from domain.deal import shuffled
 from domain.errors import Json
 from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionSpec, OptionValue
-from domain.ruleset import Effect, Ruleset
+from domain.ruleset import UNHEARD, Effect, Ruleset
 
 COLUMNS: tuple[str, ...] = tuple(SUIT_NAMES[s] for s in SUITS)  # clubs diamonds hearts spades
 COLUMN_INDEX = {name: i for i, name in enumerate(COLUMNS)}
@@ -496,16 +496,17 @@ class RoyalAssassin(Ruleset[State, Move]):
         column.append(Entry(card, ATTACK))
         state.changed(c)
         state.progress = True
-        target, strength = self._pretender_strength(state, column, card)
-        effects.append(
-            {
-                "type": kind,
-                "card": card.code,
-                "column": COLUMNS[c],
-                "target": target.code,
-                "strength": strength,
-            }
-        )
+        if effects is not UNHEARD:
+            target, strength = self._pretender_strength(state, column, card)
+            effects.append(
+                {
+                    "type": kind,
+                    "card": card.code,
+                    "column": COLUMNS[c],
+                    "target": target.code,
+                    "strength": strength,
+                }
+            )
         self._resolve(state, c, card, effects)
 
     def _place_joker(self, state: State, c: int, effects: list[Effect]) -> None:
@@ -584,6 +585,8 @@ class RoyalAssassin(Ruleset[State, Move]):
                     del column[p:]
                 state.discard.extend(e.card for e in dead)
                 state.changed(c)
+                if effects is UNHEARD:
+                    continue
                 kill: Effect = {
                     "type": "kill",
                     "column": COLUMNS[c],
@@ -606,6 +609,8 @@ class RoyalAssassin(Ruleset[State, Move]):
             del column[p + 1 :]
             state.discard.extend(e.card for e in dead)
             state.changed(c)
+            if effects is UNHEARD:
+                return
             effects.append(
                 {
                     "type": "cancel",
@@ -633,16 +638,17 @@ class RoyalAssassin(Ruleset[State, Move]):
         state.reserve.pop()
         column.append(Entry(top, DEFENSE))
         state.changed(c)
-        target, strength = self._pretender_strength(state, column, top)
-        effects.append(
-            {
-                "type": "defense",
-                "card": top.code,
-                "column": COLUMNS[c],
-                "target": target.code,
-                "strength": strength,
-            }
-        )
+        if effects is not UNHEARD:
+            target, strength = self._pretender_strength(state, column, top)
+            effects.append(
+                {
+                    "type": "defense",
+                    "card": top.code,
+                    "column": COLUMNS[c],
+                    "target": target.code,
+                    "strength": strength,
+                }
+            )
         return top
 
     def _settle_turn(self, state: State, effects: list[Effect]) -> None:
