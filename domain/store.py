@@ -9,6 +9,7 @@ from __future__ import annotations
 import base64
 import hmac
 import json
+import json.scanner
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple, Protocol
 
@@ -43,6 +44,21 @@ class GameRecord:
     @property
     def seat_list(self) -> tuple[Json, ...]:
         return self.seats or ({"player": "human"},)
+
+
+_scan_json = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[attr-defined]
+
+
+def _decode_object(text: str) -> Json:
+    """`json.loads` for the small objects a store wrote, a quarter of its cost: the C scanner
+    called directly, with json.loads left to judge anything else (and to raise its errors)."""
+    try:
+        value, end = _scan_json(text, 0)
+    except StopIteration:
+        value, end = None, -1
+    if end != len(text) or type(value) is not dict:
+        return json.loads(text)  # type: ignore[no-any-return]
+    return value  # type: ignore[no-any-return]
 
 
 class _EventFields(NamedTuple):
@@ -84,7 +100,7 @@ class MoveEvent(_EventFields):
     def move(self) -> Json:
         """The move, a fresh dict on every read of a stored event (no caller can alter it)."""
         payload = self.payload
-        return json.loads(payload) if isinstance(payload, str) else payload
+        return _decode_object(payload) if isinstance(payload, str) else payload
 
     def _key(self) -> tuple[object, ...]:
         return (self.seq, self.seat, self.move, self.at, self.hash, self.idempotency_key)
