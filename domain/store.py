@@ -46,7 +46,7 @@ class GameRecord:
         return self.seats or ({"player": "human"},)
 
 
-_scan_json = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[attr-defined]
+_scan_json = json.scanner.make_scanner(json.JSONDecoder())  # type: ignore[arg-type]
 
 
 def _decode_object(text: str) -> Json:
@@ -58,7 +58,7 @@ def _decode_object(text: str) -> Json:
         value, end = None, -1
     if end != len(text) or type(value) is not dict:
         return json.loads(text)  # type: ignore[no-any-return]
-    return value  # type: ignore[no-any-return]
+    return value
 
 
 class _EventFields(NamedTuple):
