@@ -30,6 +30,7 @@ CODE = [c.code for c in CARDS]
 EXCUSE_BIT = 1 << EXCUSE.index
 ALL_PERSONS = sum(1 << c.index for c in CARDS if c.is_personality)
 NO_EXCUSE, IN_CAPITAL, IN_RESOURCES = 0, 1, 2
+assert len(CARDS) <= 48, "Solver.key packs card masks into 48-bit fields"
 
 Position = tuple[int, int, int, int, int]  # capital, palace, resources, dealt, excuse
 Spec = tuple[str, int, tuple[int, ...]]  # ("control", target, paid) or ("excuse", card or -1, ())
@@ -143,8 +144,12 @@ class Solver:
         return capital, palace, resources, dealt, excuse
 
     @staticmethod
-    def key(pos: Position) -> Position:
-        return pos  # five integers: already the most compact key
+    def key(pos: Position) -> int:
+        """The five integers packed into one (card masks are 45 bits wide): a memo of a
+        million positions then holds a million small ints instead of a million tuples of
+        five, a third of the memory."""
+        capital, palace, resources, dealt, excuse = pos
+        return capital | palace << 48 | resources << 96 | dealt << 144 | excuse << 152
 
     @staticmethod
     def move_json(spec: Spec) -> Json:
