@@ -30,6 +30,9 @@ def twin_clients(capacity):
     return build(ReplayCache(capacity)), build(None)
 
 
+RULESETS = ["royal-assassin", "adaman", "royal-assassin-duel", "royal-ace-assin", "risus-royale"]
+TWO_SEATS = {"royal-assassin-duel", "royal-ace-assin"}
+
 OPS = st.lists(
     st.tuples(
         st.sampled_from(["create", "move", "move", "move", "retry", "stale", "junk", "read",
@@ -57,9 +60,11 @@ def test_cached_and_uncached_services_answer_byte_for_byte_alike(ops, capacity):
 
     for op, x, y in ops:
         if op == "create" or not games:
-            ruleset = ["royal-assassin", "adaman"][x % 2]
+            ruleset = RULESETS[x % len(RULESETS)]
             body = {"ruleset": ruleset} if y % 3 else {"ruleset": ruleset, "seed": f"s{y}"}
-            if y % 5 == 0:
+            if ruleset in TWO_SEATS:  # against a bot: its replies are replayed too
+                body["seats"] = [{"player": "human"}, {"player": "bot", "policy": "random"}]
+            elif y % 5 == 0:
                 body["options"] = {"undo": True}
             r = both("post", "/v1/games", json=body)
             games.append((r.json["game"]["id"], r.json["token"]))
