@@ -53,7 +53,7 @@ def _move_key(move: dict[str, Any]) -> tuple[object, ...] | None:
     """A hashable key that only the same JSON move has, or None for a move too nested to key.
 
     Types are part of the key, since JSON's `true` and `1` are equal (and hash alike) in
-    Python; a list becomes a tuple of its items, which must then be strings or numbers.
+    Python; a list becomes a tuple of its items, which must then all be strings.
     """
     key: list[object] = []
     for name, value in move.items():

@@ -89,6 +89,8 @@ class MoveEvent(_EventFields):
         hash: str,
         idempotency_key: str | None = None,
     ) -> MoveEvent:
+        if not isinstance(move, dict):  # a str payload means JSON text still to decode
+            raise TypeError(f"a move is a JSON object, not {type(move).__name__}")
         return tuple.__new__(cls, (seq, seat, move, at, hash, idempotency_key))
 
     @classmethod
