@@ -58,7 +58,7 @@ def _bits(mask: int) -> tuple[int, ...]:
             low = rest & -rest
             out.append(low.bit_length() - 1)
             rest ^= low
-        if len(_BITS) > 200_000:
+        if len(_BITS) > 32_768:
             _BITS.clear()
         found = _BITS[mask] = tuple(out)
     return found
