@@ -679,8 +679,14 @@ def _throughput(workers: int, clients: int = 4, seconds: float = 4.0) -> float:
 
 
 def bench_workers() -> list[tuple[str, str, str]]:
-    one = _throughput(1)
-    two = _throughput(2)
+    """Best of three runs each, taking turns (1, 2, 1, 2, ...): a shared host's noisy
+    neighbours then cost both sides alike."""
+    ones: list[float] = []
+    twos: list[float] = []
+    for _ in range(3):
+        ones.append(_throughput(1))
+        twos.append(_throughput(2))
+    one, two = max(ones), max(twos)
     return [
         (
             "court serve POST moves/s, 4 client processes, loopback, SQLite",
