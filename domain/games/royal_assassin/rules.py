@@ -70,9 +70,13 @@ class Options:
     recycle_reserve: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Move:
-    """A Royal Assassin move; `column` is an index into COLUMNS for the moves that take one."""
+    """A Royal Assassin move; `column` is an index into COLUMNS for the moves that take one.
+
+    Interned: the eighteen moves below are the only ones, so equality is identity, and
+    checking a move against the legal list costs no comparison method.
+    """
 
     kind: str
     column: int | None = None
