@@ -44,6 +44,9 @@ def _typed_random(rng: DealRandom) -> Callable[[tuple[Any, ...]], Any]:
     """`random_policy` on typed moves, drawing exactly as it does: the fast path's chooser."""
 
     def choose(legal: tuple[Any, ...]) -> Any:
+        n = len(legal)
+        if n > 1 and legal[-1].is_resign:  # the usual listing: resign once, and last
+            return legal[rng.uniform(n - 1)]
         choices = [m for m in legal if not m.is_resign] or legal
         return choices[rng.uniform(len(choices))]
 

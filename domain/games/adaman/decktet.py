@@ -74,10 +74,7 @@ class DecktetCard:
     deck: str
     index: int  # canonical position
     suit_mask: int
-
-    @property
-    def is_personality(self) -> bool:
-        return "personality" in self.kinds
+    is_personality: bool  # of kind "personality": a field, as the rules ask it constantly
 
     @property
     def is_excuse(self) -> bool:
@@ -102,6 +99,7 @@ def _parse(table: str) -> tuple[DecktetCard, ...]:
                 deck,
                 index,
                 mask,
+                "personality" in kinds.split(","),
             )
         )
     return tuple(cards)

@@ -174,7 +174,7 @@ def _groups(n: int) -> tuple[tuple[tuple[int, ...], int], ...]:
     return groups
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=32_768)
 def _payments(target: DecktetCard, eligible: tuple[DecktetCard, ...]) -> tuple[Move, ...]:
     """Every way to control `target` with some of `eligible` (the resources sharing a suit
     with it, in canonical order): groups by size, then in `combinations` order.
