@@ -86,7 +86,7 @@ def _subsets(cards: tuple[int, ...]) -> list[tuple[int, ...]]:
         found = [
             tuple(cards[i] for i in range(n) if choice >> i & 1) for choice in range(1, 1 << n)
         ]
-        if len(_SUBSETS) > 100_000:
+        if len(_SUBSETS) > 20_000:
             _SUBSETS.clear()
         _SUBSETS[cards] = found
     return found
@@ -133,7 +133,7 @@ def _coverable(targets: int, open_targets: int, payers: int) -> bool:
                 sorted(eligible, key=RANK.__getitem__, reverse=True), RANK[target]
             )
         )
-    if len(_COVERABLE) > 100_000:
+    if len(_COVERABLE) > 50_000:
         _COVERABLE.clear()
     _COVERABLE[key] = found
     return found
@@ -383,5 +383,6 @@ def solve_deal(
     if state.status != "playing":
         return Solution(False, None, 0)
     solver = Solver(deck)
+    _COVERABLE.clear()  # another deal's cards: its entries would rarely meet again
     root = solver.position(state, len(deck) - len(state.stock))
     return solve(solver, root, node_budget, ruleset, state, solver.move_json)
