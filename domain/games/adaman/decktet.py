@@ -89,17 +89,18 @@ def _parse(table: str) -> tuple[DecktetCard, ...]:
     for index, line in enumerate(line for line in table.strip().splitlines()):
         code, rank, suits, kinds, deck = line.split()
         suit_names = () if suits == "-" else tuple(suits.split(","))
+        kind_names = tuple(kinds.split(","))
         mask = sum(1 << SUITS.index(s) for s in suit_names)
         cards.append(
             DecktetCard(
                 code,
                 0 if rank == "-" else int(rank),
                 suit_names,
-                tuple(kinds.split(",")),
+                kind_names,
                 deck,
                 index,
                 mask,
-                "personality" in kinds.split(","),
+                "personality" in kind_names,
             )
         )
     return tuple(cards)

@@ -166,9 +166,12 @@ class Solver:
         # Masks of the cards not yet dealt, by how many are dealt.
         n = len(self.deck)
         self.rest = [0] * (n + 1)
-        # The bound's lanes for the undealt cards, by how many are dealt: summed once, here.
+        # The bounds' sums over the undealt cards, by how many are dealt: summed once, here.
+        # Lanes for the transportation bound; rank totals of personalities and of payers.
         self.rest_need = [0] * (n + 1)
         self.rest_have = [0] * (n + 1)
+        self.rest_need_total = [0] * (n + 1)
+        self.rest_have_total = [0] * (n + 1)
         for i in range(n - 1, -1, -1):
             card = self.deck[i]
             self.rest[i] = self.rest[i + 1] | (1 << card)
@@ -176,12 +179,6 @@ class Solver:
             self.rest_need[i] = self.rest_need[i + 1] + (NEED_LANES[card] if person else 0)
             excluded = person or card == EXCUSE.index
             self.rest_have[i] = self.rest_have[i + 1] + (0 if excluded else HAVE_LANES[card])
-        # Rank totals of the undealt personalities, and of the undealt cards that could pay.
-        self.rest_need_total = [0] * (n + 1)
-        self.rest_have_total = [0] * (n + 1)
-        for i in range(n - 1, -1, -1):
-            card = self.deck[i]
-            person = PERSON[card]
             self.rest_need_total[i] = self.rest_need_total[i + 1] + (RANK[card] if person else 0)
             self.rest_have_total[i] = self.rest_have_total[i + 1] + (0 if person else RANK[card])
 
