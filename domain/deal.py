@@ -20,6 +20,9 @@ T = TypeVar("T")
 SEED_PATTERN = re.compile(r"[A-Za-z0-9._:-]{1,128}")
 _TWO_64 = 1 << 64
 _FOUR_DRAWS = struct.Struct(">4Q")
+_SMALL = 128
+_LIMITS = [0] + [(_TWO_64 // n) * n for n in range(1, _SMALL)]
+"""The rejection limit of uniform(n) for small n: the largest multiple of n up to 2**64."""
 
 
 def check_seed(seed: object) -> str:
@@ -69,12 +72,7 @@ class DealRandom:
 
     def draw(self) -> int:
         """The next 64-bit draw of the stream."""
-        if not self._buffer:
-            digest = hashlib.sha256(self._prefix + self._block.to_bytes(8, "big")).digest()
-            self._buffer = list(_FOUR_DRAWS.unpack(digest))
-            self._buffer.reverse()
-            self._block += 1
-        return self._buffer.pop()
+        return (self._buffer or self._refill()).pop()
 
     def uniform(self, n: int) -> int:
         """An integer in [0, n), by rejection so that every value is exactly equally likely.
@@ -85,28 +83,39 @@ class DealRandom:
         """
         if n < 1:
             raise ValueError("uniform(n) needs n >= 1")
-        limit = (_TWO_64 // n) * n
+        limit = _LIMITS[n] if n < _SMALL else (_TWO_64 // n) * n
         while True:
-            x = self.draw()
+            x = (self._buffer or self._refill()).pop()
             if x < limit:
                 return x % n
 
     def shuffle(self, items: Sequence[T]) -> list[T]:
         """A new list: Fisher-Yates from the last index down, j = uniform(i + 1).
 
-        `uniform` is inlined here because every game dealt runs this loop.
+        `uniform` and `draw` are inlined here because every game dealt runs this loop.
         """
         result = list(items)
-        draw = self.draw
+        buffer = self._buffer
         for i in range(len(result) - 1, 0, -1):
             n = i + 1
-            limit = (_TWO_64 // n) * n
-            x = draw()
-            while x >= limit:
-                x = draw()
+            limit = _LIMITS[n] if n < _SMALL else (_TWO_64 // n) * n
+            while True:
+                if not buffer:
+                    buffer = self._refill()
+                x = buffer.pop()
+                if x < limit:
+                    break
             j = x % n
             result[i], result[j] = result[j], result[i]
         return result
+
+    def _refill(self) -> list[int]:
+        """The next block's four draws, last first (they are popped off the end)."""
+        digest = hashlib.sha256(self._prefix + self._block.to_bytes(8, "big")).digest()
+        self._buffer = buffer = list(_FOUR_DRAWS.unpack(digest))
+        buffer.reverse()
+        self._block += 1
+        return buffer
 
 
 def shuffled(seed: str, label: str, items: Sequence[T]) -> list[T]:

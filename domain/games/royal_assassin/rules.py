@@ -7,10 +7,11 @@ lists keep their top card at the *end* so that drawing is a cheap `pop()`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
-from domain.cards import JOKER_RANK, JOKERS, RED_SUITS, STANDARD_DECK, SUIT_NAMES, SUITS, Card
+from domain.cards import JOKERS, STANDARD_DECK, SUIT_NAMES, SUITS, Card
 from domain.deal import shuffled
 from domain.errors import Json
 from domain.moves import FieldSpec, MoveShape
@@ -349,43 +350,43 @@ class RoyalAssassin(Ruleset[State, Move]):
             return state.legal_cache
         scans = state.scans
         if None in scans:
-            for c in range(4):
-                if scans[c] is None:
-                    _column_scan(state, c)
-        attacking = [scan.attacked_by for scan in scans]  # type: ignore[union-attr]
+            scans = [scan or _column_scan(state, c) for c, scan in enumerate(scans)]
         moves: list[Move] = []
         current = state.current
+        reserve = state.reserve
+        top = reserve[-1] if reserve else None
+        attacking: list[str | None] | None = None  # the suit attacking each column, once needed
         if current is None:
             if state.stock:
                 moves.append(DRAW)
+            joker_free = top is not None and top.is_joker
         else:
-            suit = current.suit
             if current.rank in NUMBER_RANKS:
-                red = suit in RED_SUITS
-                suit_free = suit not in attacking
-                for c in range(4):
-                    pretender, attacked_by = scans[c].pretender, attacking[c]  # type: ignore[union-attr]
-                    if (
-                        pretender is not None
-                        and (pretender.suit in RED_SUITS) != red
-                        and (attacked_by == suit or (attacked_by is None and suit_free))
-                    ):
+                suit, red = current.suit, current.is_red
+                attacking = [scan.attacked_by for scan in scans]  # type: ignore[union-attr]
+                if suit in attacking:  # a suit attacks one column at a time: only that one
+                    c = attacking.index(suit)
+                    pretender = scans[c].pretender  # type: ignore[union-attr]
+                    if pretender is not None and pretender.is_red != red:
                         moves.append(ATTACKS[c])
+                else:
+                    for c in range(4):
+                        target = scans[c].pretender  # type: ignore[union-attr]
+                        if target is not None and attacking[c] is None and target.is_red != red:
+                            moves.append(ATTACKS[c])
             moves.append(RESERVE)
-        reserve = state.reserve
-        if reserve:
-            top = reserve[-1]
-            if top.rank in NUMBER_RANKS and top.suit in attacking:
+            joker_free = current.is_joker or (top is not None and top.is_joker)
+        if top is not None and top.rank in NUMBER_RANKS:
+            if attacking is None:
+                attacking = [scan.attacked_by for scan in scans]  # type: ignore[union-attr]
+            if top.suit in attacking:
                 c = attacking.index(top.suit)
                 if scans[c].under_attack:  # type: ignore[union-attr]
                     moves.append(CONTINUES[c])
-        if (
-            state.jokers_in_hand
-            or (current is not None and current.rank == JOKER_RANK)
-            or (reserve and reserve[-1].rank == JOKER_RANK)
-        ):
+        if joker_free or state.jokers_in_hand:
+            above = state.jokers_above
             for c in range(4):
-                if scans[c].joker_target and state.jokers_above[c] is None:  # type: ignore[union-attr]
+                if scans[c].joker_target and above[c] is None:  # type: ignore[union-attr]
                     moves.append(JOKER_MOVES[c])
         moves.append(RESIGN)
         state.legal_cache = legal = tuple(moves)
@@ -460,7 +461,8 @@ class RoyalAssassin(Ruleset[State, Move]):
         elif kind == "reserve":
             card = self._take_current(state)
             state.reserve.append(card)
-            effects.append({"type": "reserve", "card": card.code})
+            if effects is not UNHEARD:
+                effects.append({"type": "reserve", "card": card.code})
             self._resolve(state, None, None, effects)
         elif kind == "attack":
             assert c is not None
@@ -487,7 +489,8 @@ class RoyalAssassin(Ruleset[State, Move]):
 
     def _draw(self, state: State, effects: list[Effect]) -> None:
         card = state.stock.pop()
-        effects.append({"type": "draw", "card": card.code})
+        if effects is not UNHEARD:
+            effects.append({"type": "draw", "card": card.code})
         if card.is_royal:
             self._place_royal(state, card, effects)
             self._resolve(state, SUIT_COLUMN[card.suit], None, effects)
@@ -522,7 +525,10 @@ class RoyalAssassin(Ruleset[State, Move]):
         else:
             joker = state.reserve.pop()
         state.jokers_above[c] = joker
-        effects.append({"type": "joker", "card": joker.code, "column": COLUMNS[c], "from": source})
+        if effects is not UNHEARD:
+            effects.append(
+                {"type": "joker", "card": joker.code, "column": COLUMNS[c], "from": source}
+            )
         self._resolve(state, None, None, effects)  # a Joker taken off the reserve uncovers a card
 
     def _place_royal(self, state: State, card: Card, effects: list[Effect]) -> None:
@@ -533,7 +539,8 @@ class RoyalAssassin(Ruleset[State, Move]):
         else:
             column.append(Entry(card, ROYAL))
         state.changed(c)
-        effects.append({"type": "royal", "card": card.code, "column": COLUMNS[c]})
+        if effects is not UNHEARD:
+            effects.append({"type": "royal", "card": card.code, "column": COLUMNS[c]})
 
     @staticmethod
     def _pretender_strength(
@@ -676,6 +683,38 @@ class RoyalAssassin(Ruleset[State, Move]):
         state.status = "lost"
         state.legal_cache = None
         effects.append({"type": "end", "result": "lost"})
+
+    def _play_forced(self, state: State, effects: list[Effect]) -> None:
+        """The forced-move rule, read straight off the listing: while playing, the one seat's
+        moves always end with `resign`, so a position is forced exactly when it lists two.
+        Every draw is forced, so this runs after nearly every move of every game."""
+        while state.status == "playing":
+            legal = self._legal(state, 0)
+            if len(legal) != 2:
+                return
+            forced = legal[0]
+            if effects is not UNHEARD:
+                effects.append({"type": "forced", "seat": 0, "move": forced.to_json()})
+            self._play(state, 0, forced, effects)
+
+    def playout(
+        self, state: State, choosers: Sequence[Callable[[tuple[Move, ...]], Move]]
+    ) -> tuple[State, list[tuple[int, Move]]]:
+        """`Ruleset.playout` with the forced moves folded into the loop: a random game is
+        half draws, and each costs here only its own `_play`."""
+        state = state.copy()
+        choose, legal_of, play = choosers[0], self._legal, self._play
+        log: list[tuple[int, Move]] = []
+        legal = legal_of(state, 0)
+        while legal:  # no moves once the game is over
+            move = choose(legal)
+            log.append((0, move))
+            play(state, 0, move, UNHEARD)
+            legal = legal_of(state, 0)
+            while len(legal) == 2:
+                play(state, 0, legal[0], UNHEARD)
+                legal = legal_of(state, 0)
+        return state, log
 
     # ---- reading a position --------------------------------------------------------------------
 
