@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from domain.errors import GameOver, IllegalMove, Json, ReplayError
-from domain.moves import UNDO_MOVE
+from domain.moves import UNDO_MOVE, decode_move
 from domain.ruleset import Effect, Ruleset
 
 AnyRuleset = Ruleset[Any, Any]
@@ -30,14 +30,24 @@ class Playthrough:
     alone holds, copying it first if it may be shared (after `copy()`, or before any advance).
     """
 
-    __slots__ = ("in_force", "options", "owns_state", "ruleset", "seed", "state", "undos")
+    __slots__ = (
+        "in_force",
+        "options",
+        "owns_state",
+        "ruleset",
+        "seed",
+        "state",
+        "undo_allowed",
+        "undos",
+    )
 
     def __init__(self, ruleset: AnyRuleset, seed: str, options: Mapping[str, object] | None):
         self.ruleset = ruleset
         self.seed = seed
         self.options = ruleset.validate_options(options)
+        self.undo_allowed = bool(self.options.get("undo"))  # asked before every move replayed
         self.state: Any = ruleset.start(seed, self.options)
-        self.in_force: list[tuple[int, Json]] = []
+        self.in_force: list[tuple[int, Json]] = []  # kept only when undo is allowed: its use
         self.undos = 0
         self.owns_state = True  # `start` deals a fresh state
 
@@ -45,15 +55,12 @@ class Playthrough:
         """A branch sharing the state until either side advances (each copies it then)."""
         new = Playthrough.__new__(Playthrough)
         new.ruleset, new.seed, new.options = self.ruleset, self.seed, self.options
+        new.undo_allowed = self.undo_allowed
         new.state, new.in_force, new.undos = self.state, self.in_force[:], self.undos
         new.owns_state = self.owns_state = False
         return new
 
     # ---- reading -----------------------------------------------------------------------------
-
-    @property
-    def undo_allowed(self) -> bool:
-        return bool(self.options.get("undo"))
 
     def can_undo(self, seat: int) -> bool:
         """Only a move of this seat's own can be taken back, and only while playing."""
@@ -92,7 +99,8 @@ class Playthrough:
             raise
         self.state = transition.state
         assert isinstance(move, dict)  # apply accepted it, so it is a move object
-        self.in_force.append((seat, move))
+        if self.undo_allowed:
+            self.in_force.append((seat, move))
         return transition.effects
 
     def play_event(self, seat: int | None, move: object) -> list[Effect]:
@@ -121,7 +129,21 @@ class Playthrough:
                 e.legal_moves = [*e.legal_moves, dict(UNDO_MOVE)]
             raise
         assert isinstance(move, dict)  # advance accepted it, so it is a move object
-        self.in_force.append((seat, move))
+        if self.undo_allowed:
+            self.in_force.append((seat, move))
+
+    def advance_event(self, seat: int | None, payload: Json | str) -> None:
+        """`advance` for a logged event's payload as `MoveEvent` holds it: the move, or the
+        JSON text a store keeps it as, played by that text (`Ruleset.advance_text`) unless
+        the game allows undo (an undo, and the moves it may take back, are kept as moves)."""
+        if type(payload) is not str or self.undo_allowed:
+            self.advance(seat, decode_move(payload) if type(payload) is str else payload)
+            return
+        seat = self._seat_of(seat)
+        if not self.owns_state:
+            self.state = self.state.copy()
+            self.owns_state = True
+        self.ruleset.advance_text(self.state, seat, payload)
 
     def _undo(self, seat: int) -> list[Effect]:
         if self.ruleset.is_over(self.state):

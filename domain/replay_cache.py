@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from domain.playthrough import Playthrough
@@ -33,18 +34,21 @@ class ReplayCache:
         self._lock = threading.Lock()
         self.hits = self.misses = 0
 
-    def get(self, game_id: str, hashes: list[str], upto: int) -> tuple[int, Playthrough] | None:
+    def get(
+        self, game_id: str, hash_at: Callable[[int], str], upto: int
+    ) -> tuple[int, Playthrough] | None:
         """The cached prefix of the log, as (version, a private copy), or None.
 
-        `hashes[0]` is the seed commitment and `hashes[k]` the hash of event k; the entry is
-        used only if it stops at `upto` events or before, and its hash is the log's there.
+        `hash_at(k)` is the loaded log's hash after k events (the seed commitment for 0); the
+        entry is used only if it stops at `upto` events or before, and its hash is the log's
+        there.
         """
         with self._lock:
             entry = self._entries.get(game_id)
             if entry is None or entry.version > upto:
                 self.misses += 1
                 return None
-            expected = hashes[entry.version]
+            expected = hash_at(entry.version)
             if expected != entry.last_hash:
                 self.misses += 1
                 return None

@@ -32,7 +32,7 @@ from domain.errors import (
     Unauthenticated,
     VersionConflict,
 )
-from domain.playthrough import Playthrough, replay
+from domain.playthrough import Playthrough
 from domain.record import RECORD_FORMAT, move_hash
 from domain.registry import GAMES, RULESETS, get_game, get_ruleset
 from domain.replay_cache import ReplayCache
@@ -467,7 +467,7 @@ class GameService:
         effects = playing.play(seat, move)  # IllegalMove: nothing is appended
         assert isinstance(move, dict)
         seq = version + 1
-        previous = stored.moves[-1].hash if stored.moves else stored.record.seed_commitment
+        previous = stored.hash_at(version)
         at = self.clock()
         event = MoveEvent(
             seq, seat, move, at, move_hash(previous, seq, seat, move), idempotency_key
@@ -713,23 +713,24 @@ class GameService:
         raise Forbidden("this token is not a token of a seat of this game")
 
     def _replay(self, stored: StoredGame, upto: int) -> Playthrough:
-        """The game after `upto` events of its log, from the cache's longest matching prefix."""
+        """The game after `upto` events of its log, from the cache's longest matching prefix
+        (or from the deal, without a cache or an entry that matches)."""
         r = stored.record
-        if self.cache is None:
-            events = [(m.seat, m.move) for m in stored.moves[:upto]]
-            return replay(get_ruleset(r.ruleset), r.seed, r.options, events)
-        hashes = [r.seed_commitment, *(m.hash for m in stored.moves)]
-        found = self.cache.get(r.id, hashes, upto)
-        start, game = found if found is not None else (0, None)
-        if game is None:
-            game = Playthrough(get_ruleset(r.ruleset), r.seed, r.options)
+        cache = self.cache
+        found = None if cache is None else cache.get(r.id, stored.hash_at, upto)
+        if found is None:
+            start, game = 0, Playthrough(get_ruleset(r.ruleset), r.seed, r.options)
+        else:
+            start, game = found
+        moves = stored.moves
         for index in range(start, upto):
-            event = stored.moves[index]
+            event = moves[index]
             try:
-                game.advance(event.seat, event.move)
+                game.advance_event(event.seat, event.payload)
             except (IllegalMove, GameOver) as e:
                 raise ReplayError(index, event.move, str(e), []) from None
-        self.cache.put(r.id, upto, hashes[upto], game)
+        if cache is not None:
+            cache.put(r.id, upto, stored.hash_at(upto), game)
         return game
 
     def _answered(

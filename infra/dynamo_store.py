@@ -184,16 +184,14 @@ class DynamoStore:
         record_item = next((i for i in items if i["sk"]["S"] == RECORD_SK), None)
         if record_item is None:
             return None
-        moves = tuple(
-            MoveEvent.stored(
-                (
-                    int(i["seq"]["N"]),
-                    int(i["seat"]["N"]),
-                    i["move"]["S"],
-                    i["at"]["S"],
-                    i["hash"]["S"],
-                    i["idempotency_key"]["S"] if "idempotency_key" in i else None,
-                )
+        moves = MoveEvent.stored_all(
+            (
+                int(i["seq"]["N"]),
+                int(i["seat"]["N"]),
+                i["move"]["S"],
+                i["at"]["S"],
+                i["hash"]["S"],
+                i["idempotency_key"]["S"] if "idempotency_key" in i else None,
             )
             for i in items
             if i["sk"]["S"].startswith("MOVE#")  # sorted by sk: zero-padded seq order

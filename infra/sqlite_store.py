@@ -161,7 +161,7 @@ class SqliteStore:
         if row is None:
             return None
         record = _record(row)
-        moves = tuple(map(MoveEvent.stored, rows))
+        moves = MoveEvent.stored_all(rows)
         return StoredGame(record, moves)
 
     def append(

@@ -5,6 +5,7 @@ no new test code. Each property plays random games from random seeds and options
 public Ruleset API only.
 """
 
+import json
 from collections import Counter
 
 import pytest
@@ -137,11 +138,13 @@ def views_of(game):
 @given(data=st.data())
 def test_replaying_in_place_matches_playing_move_by_move(game_id, data):
     """`Playthrough.advance` (one state mutated in place, effects unheard: how logs are
-    replayed) against `play` (copy-on-apply, effects kept) after every move; a copy taken
-    midway stays where it was while the original advances."""
+    replayed) and `advance_event` on the JSON text a store keeps (the typed move found by its
+    text) against `play` (copy-on-apply, effects kept) after every move; a copy taken midway
+    stays where it was while the original advances."""
     ruleset, seed, options, picks = draw_deal(data, game_id)
     _, log = random_game(ruleset, seed, options, picks)
     fast, slow = Playthrough(ruleset, seed, options), Playthrough(ruleset, seed, options)
+    stored = Playthrough(ruleset, seed, options)
     branch_at = data.draw(st.integers(0, len(log)), label="branch_at")
     branch = branch_views = None
     for k, (seat, move) in enumerate(log):
@@ -149,7 +152,8 @@ def test_replaying_in_place_matches_playing_move_by_move(game_id, data):
             branch, branch_views = fast.copy(), views_of(fast)
         fast.advance(seat, move)
         slow.play(seat, move)
-        assert views_of(fast) == views_of(slow)
+        stored.advance_event(seat, json.dumps(move))
+        assert views_of(fast) == views_of(slow) == views_of(stored)
         assert ruleset.inventory(fast.state) == ruleset.inventory(slow.state)
     if branch is not None:
         assert views_of(branch) == branch_views
@@ -172,7 +176,8 @@ def lookalikes(value):
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_a_remembered_move_is_never_confused_with_a_lookalike(game_id):
     """Rulesets remember moves they have parsed; JSON `true` equals 1 in Python, and a
-    list may hold what a string did: none of these may pass for a remembered move. Every
+    list may hold what a string did: none of these may pass for a remembered move, given as
+    a move or as the JSON text a store keeps (`advance_text` remembers texts). Every
     kind of move met in a few random games is tried."""
     ruleset = GAMES[game_id].ruleset
     tried: set[str] = set()
@@ -187,12 +192,17 @@ def test_a_remembered_move_is_never_confused_with_a_lookalike(game_id):
                 tried.add(f"{move['type']}:{shape}")
                 for _ in range(2):  # the first parse is remembered, the second recalled
                     ruleset.apply(state, seat, move)
+                    ruleset.advance_text(state.copy(), seat, json.dumps(move))
                 for name, value in move.items():
                     for twin in lookalikes(value):
                         odd = {**move, name: twin}
                         if odd not in legal:
                             with pytest.raises(IllegalMove):
                                 ruleset.apply(state, seat, odd)
+                            text = json.dumps(odd)  # a tuple is written as a list
+                            if json.loads(text) not in legal:  # nor by its stored text
+                                with pytest.raises(IllegalMove):
+                                    ruleset.advance_text(state.copy(), seat, text)
 
     for i in range(3):
         random_game(ruleset, f"lookalike-{i}", None, list(range(i, 400, 7)), check)

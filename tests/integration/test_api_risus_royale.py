@@ -146,9 +146,12 @@ def test_no_face_down_card_in_any_response_while_playing(client, store):
         gid = created["game"]["id"]
         truth = replay(RR, _seed(store, gid), created["game"]["options"], [])
 
-        def check(response, gid=gid, truth=truth):
-            for event in store.load(gid).moves[len(truth.in_force) :]:
+        played = [0]  # events of the stored log replayed into `truth` so far
+
+        def check(response, gid=gid, truth=truth, played=played):
+            for event in store.load(gid).moves[played[0] :]:
                 truth.play(event.seat, event.move)  # the stored log: the only truth
+                played[0] += 1
             body = response.json
             if body["view"]["status"] != "playing":
                 return
