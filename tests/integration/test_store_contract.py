@@ -419,3 +419,37 @@ def test_two_seats_submitting_at_once_are_both_accepted(store):
     stored = store.load(gid)
     assert sorted(m.seat for m in stored.moves[2:]) == [0, 1]
     assert service.read_game(gid, tokens[0]).view["phase"] == "flip"
+
+
+def test_sqlite_writes_wait_for_a_lock_another_connection_holds(tmp_path, monkeypatch):
+    """SQLite only: a write finding the lock taken retries until it is free (nothing lost,
+    each move once), and gives up with StoreUnavailable only after BUSY_TIMEOUT."""
+    import sqlite3
+
+    from domain.errors import StoreUnavailable
+    from infra import sqlite_store
+    from infra.sqlite_store import SqliteStore
+
+    path = str(tmp_path / "locked.db")
+    store = SqliteStore(path)
+    store.create(record())
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # another process mid-write
+    released = threading.Timer(0.3, lambda: other.execute("COMMIT"))
+    released.start()
+    store.append("g1", 0, event(1), None)  # waits for the lock instead of failing
+    store.append("g1", 1, event(2), None)
+    released.join()
+    assert store.load("g1").moves == (event(1), event(2))
+
+    monkeypatch.setattr(sqlite_store, "BUSY_TIMEOUT", 0.2)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        with pytest.raises(StoreUnavailable):
+            store.append("g1", 2, event(3), None)
+        with pytest.raises(StoreUnavailable):
+            store.create(record("g2"))
+    finally:
+        other.execute("ROLLBACK")
+    store.append("g1", 2, event(3), None)
+    assert store.load("g1").version == 3 and store.load("g2") is None
