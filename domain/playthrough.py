@@ -47,7 +47,7 @@ class Playthrough:
         self.options = ruleset.validate_options(options)
         self.undo_allowed = bool(self.options.get("undo"))  # asked before every move replayed
         self.state: Any = ruleset.start(seed, self.options)
-        self.in_force: list[tuple[int, Json]] = []  # kept only when undo is allowed: its use
+        self.in_force: list[tuple[int, Json]] = []  # kept only for undo, its one use
         self.undos = 0
         self.owns_state = True  # `start` deals a fresh state
 

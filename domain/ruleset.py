@@ -189,7 +189,7 @@ class Ruleset(ABC, Generic[S, M]):
     def advance_text(self, state: S, seat: int, text: str) -> None:
         """`advance` for a move still in the JSON text a store keeps it as. A log repeats a
         few moves over and over, so the typed move is found by the text itself, skipping the
-        decode and the shape check: the same move, the same checks, a third of the cost."""
+        decode and the shape check; the legality checks are the same as `advance`'s."""
         if self.is_over(state):
             raise GameOver()
         parsed = self._parsed_texts
