@@ -81,16 +81,12 @@ class MoveEvent(_EventFields):
         return tuple.__new__(cls, (seq, seat, move, at, hash, idempotency_key))
 
     @classmethod
-    def stored(cls, row: tuple[int, int, str, str, str, str | None]) -> MoveEvent:
-        """An event from a store's row: (seq, seat, move as JSON text, at, hash, key)."""
-        return tuple.__new__(cls, row)
-
-    @classmethod
-    def stored_all(
+    def stored(
         cls, rows: Iterable[tuple[int, int, str, str, str, str | None]]
     ) -> tuple[MoveEvent, ...]:
-        """`stored` over a whole log's rows, with no Python frame per row: a request loads
-        every row of its game's log, so this is the one cost of a read that grows with it."""
+        """Events from a store's rows, each (seq, seat, move as JSON text, at, hash, key), with
+        no Python frame per row: a request loads every row of its game's log, so this is the
+        one cost of a read that grows with it."""
         return tuple(map(partial(tuple.__new__, cls), rows))
 
     @property

@@ -184,7 +184,7 @@ class DynamoStore:
         record_item = next((i for i in items if i["sk"]["S"] == RECORD_SK), None)
         if record_item is None:
             return None
-        moves = MoveEvent.stored_all(
+        moves = MoveEvent.stored(
             (
                 int(i["seq"]["N"]),
                 int(i["seat"]["N"]),

@@ -205,7 +205,7 @@ class SqliteStore:
         if row is None:
             return None
         record = _record(row)
-        moves = MoveEvent.stored_all(rows)
+        moves = MoveEvent.stored(rows)
         return StoredGame(record, moves)
 
     def append(

@@ -7,7 +7,6 @@ lists keep their top card at the *end* so that drawing is a cheap `pop()`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple
 
@@ -696,25 +695,6 @@ class RoyalAssassin(Ruleset[State, Move]):
             if effects is not UNHEARD:
                 effects.append({"type": "forced", "seat": 0, "move": forced.to_json()})
             self._play(state, 0, forced, effects)
-
-    def playout(
-        self, state: State, choosers: Sequence[Callable[[tuple[Move, ...]], Move]]
-    ) -> tuple[State, list[tuple[int, Move]]]:
-        """`Ruleset.playout` with the forced moves folded into the loop: a random game is
-        half draws, and each costs here only its own `_play`."""
-        state = state.copy()
-        choose, legal_of, play = choosers[0], self._legal, self._play
-        log: list[tuple[int, Move]] = []
-        legal = legal_of(state, 0)
-        while legal:  # no moves once the game is over
-            move = choose(legal)
-            log.append((0, move))
-            play(state, 0, move, UNHEARD)
-            legal = legal_of(state, 0)
-            while len(legal) == 2:
-                play(state, 0, legal[0], UNHEARD)
-                legal = legal_of(state, 0)
-        return state, log
 
     # ---- reading a position --------------------------------------------------------------------
 
