@@ -224,3 +224,116 @@ def test_packed_bound_equals_the_plain_one(seed, capital, palace, resources, dea
         0,
     )
     assert solver.short_by_suits(pos) == plain_transportation_bound(solver, pos)
+
+
+# ---- the expert's lookahead against plain definitions ---------------------------------------
+
+
+def plain_evaluate(capital, palace, resources, controlled, unseen):
+    """The evaluation as docs/rules/adaman.md words it, on rows of cards, with "could pay"
+    found by trying every group of resources."""
+    import math
+    from itertools import combinations
+
+    from domain.games.adaman.expert import WEIGHTS as w
+
+    def could_pay(target):
+        eligible = [r for r in resources if r.suit_mask & target.suit_mask]
+        return any(
+            sum(r.rank for r in group) >= target.rank
+            for size in range(1, len(eligible) + 1)
+            for group in combinations(eligible, size)
+        )
+
+    unseen_persons = [c for c in unseen if c.is_personality]
+    n, p = len(unseen), len(unseen_persons)
+    drawn_by_capital = min(max(0, 5 - len(capital)), n)
+    p_left = p - drawn_by_capital * (p / n if n else 0.0)
+    others_left = (n - drawn_by_capital) - p_left
+    resources_needed = max(0, 5 - len(resources))
+    expected = resources_needed * p_left / (others_left + 1) if others_left > 0 else p_left
+    risk = w["risk"] * math.exp(len(palace) + expected - 6)
+    cover = sum(1 for t in (*palace, *capital) if t.is_personality and could_pay(t))
+    future = sum(1 for t in unseen_persons if could_pay(t))
+    return (
+        w["controlled"] * controlled
+        + w["resources"] * sum(r.rank for r in resources)
+        + w["cover"] * cover
+        + w["future"] * future
+        - w["palace"] * len(palace)
+        - risk
+    )
+
+
+def plain_best_follow_up(capital, palace, resources, controlled, rest):
+    """The best evaluation after any control by a minimal payment (no card of it spare)."""
+    from itertools import combinations
+
+    best = None
+    for target in (*capital, *palace):
+        eligible = [r for r in resources if r.suit_mask & target.suit_mask]
+        for size in range(1, len(eligible) + 1):
+            for group in combinations(eligible, size):
+                total = sum(r.rank for r in group)
+                if total < target.rank or any(total - r.rank >= target.rank for r in group):
+                    continue
+                left = [r for r in resources if r not in group]
+                if not target.is_personality:
+                    left.append(target)
+                value = plain_evaluate(
+                    [c for c in capital if c is not target],
+                    [c for c in palace if c is not target],
+                    left,
+                    controlled + target.is_personality,
+                    rest,
+                )
+                best = value if best is None else max(best, value)
+    return best
+
+
+REAL = [c for c in CARDS if c is not EXCUSE]
+rows = st.permutations(
+    REAL
+).flatmap(
+    lambda cards: st.tuples(
+        st.just([c for c in cards[:12] if not c.is_personality][:5]),  # capital
+        st.just([c for c in cards[12:20] if c.is_personality][:5]),  # palace
+        st.just([c for c in cards[20:32] if not c.is_personality][:5]),  # resources
+        st.just(list(cards[32:])),  # unseen
+        st.integers(0, 5),  # capital size
+        st.integers(0, 5),  # palace size
+        st.integers(0, 5),  # resources size
+        st.integers(0, 11),  # personalities controlled
+    )
+)
+
+
+@settings(max_examples=300)
+@given(rows)
+def test_the_expert_evaluation_is_its_plain_definition(drawn):
+    """`evaluate` (share lanes, remembered risks) is exactly the evaluation on rows of cards."""
+    from domain.games.adaman.expert import evaluate
+
+    capital, palace, resources, unseen, nc, np_, nr, controlled = drawn
+    capital = capital[:nc] + [c for c in unseen if c.is_personality][:1]
+    args = capital, palace[:np_], resources[:nr], controlled, unseen[1:]
+    assert evaluate(*args) == plain_evaluate(*args)
+
+
+@settings(max_examples=200)
+@given(rows, st.integers(0, 10_000))
+def test_the_expert_lookahead_is_its_plain_definition(drawn, shuffle):
+    """A sampled refill's value is the best evaluation over every control by a minimal
+    payment, with the rest of the order as the cards unseen."""
+    from domain.games.adaman.expert import STUCK, WEIGHTS, AdamanExpert, _refill
+
+    capital, palace, resources, unseen, nc, np_, nr, controlled = drawn
+    order = DealRandom(str(shuffle), "test").shuffle(unseen)
+    capital, palace, resources = capital[:nc], palace[: min(np_, 4)], resources[:nr]
+    value = AdamanExpert._after_refill(capital, palace, resources, controlled, order)
+    dealt = _refill(capital, palace, resources, order)
+    if dealt is None:
+        assert value == -1000.0
+        return
+    plain = plain_best_follow_up(*dealt[:3], controlled, dealt[3])
+    assert value == (STUCK + WEIGHTS["controlled"] * controlled if plain is None else plain)

@@ -14,12 +14,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict
-from itertools import combinations
 from typing import Any
 
 from domain.deal import DealRandom
-from domain.games.adaman.decktet import BY_CODE, EXCUSE, DecktetCard
+from domain.games.adaman.decktet import BY_CODE, CARDS, EXCUSE, DecktetCard
 from domain.games.adaman.rules import PALACE_LIMIT, ROW_SIZE, Options, State, deck_for, real_cards
+from domain.games.adaman.solver import HAVE_LANES, RANK, SUIT, _bits, _minimal_groups
 from domain.ruleset import Ruleset
 
 Json = dict[str, Any]
@@ -39,63 +39,87 @@ LOSS = -1000.0  # a sixth palace card
 STUCK = -800.0  # no move left: lost
 
 
-def cheapest(target: DecktetCard, resources: Sequence[DecktetCard]) -> int | None:
-    """The lowest rank total that controls `target`, or None when the resources cannot."""
-    ranks = [r.rank for r in resources if r.suit_mask & target.suit_mask]
-    if sum(ranks) < target.rank:
-        return None
-    best = sum(ranks)
-    for size in range(1, len(ranks)):
-        for group in combinations(ranks, size):
-            total = sum(group)
-            if target.rank <= total < best:
-                best = total
-    return best
+Need = tuple[int, int]  # a personality as `score` reads it: (its lane's shift, its rank)
+NEEDS: list[Need] = [(16 * c.suit_mask, c.rank) for c in CARDS]
 
 
-def minimal_payments(
-    target: DecktetCard, resources: Sequence[DecktetCard]
-) -> list[tuple[Any, ...]]:
-    """Payments from which no card could be dropped: overpaying beyond them never helps now."""
-    eligible = [r for r in resources if r.suit_mask & target.suit_mask]
-    found: list[tuple[Any, ...]] = []
-    for size in range(1, len(eligible) + 1):
-        for group in combinations(eligible, size):
-            total = sum(r.rank for r in group)
-            if total >= target.rank and all(total - r.rank < target.rank for r in group):
-                found.append(group)
-    return found
+def share_lanes(cards: Sequence[DecktetCard]) -> int:
+    """The cards' ranks summed per set of suits, one 16-bit lane per set (the solver's
+    HAVE_LANES): lane U holds the rank of the cards sharing a suit with U, so whether they
+    can pay for a target is one shift and compare, whatever their number."""
+    return sum(HAVE_LANES[c.index] for c in cards)
+
+
+class Unseen:
+    """What the evaluation needs of the cards still to come, worked out once for every
+    position that shares them (every follow-up of one sampled refill)."""
+
+    __slots__ = ("_risks", "count", "personalities")
+
+    def __init__(self, unseen: Sequence[DecktetCard]) -> None:
+        self.count = len(unseen)
+        self.personalities = [NEEDS[c.index] for c in unseen if c.is_personality]
+        self._risks: dict[tuple[int, int, int], float] = {}
+
+    def risk(self, capital_size: int, palace_size: int, resources_size: int) -> float:
+        """The palace-overflow penalty: exponential in the palace size expected after the
+        refill (remembered: a refill's follow-ups differ in a row's size by a card at most)."""
+        key = (capital_size, palace_size, resources_size)
+        found = self._risks.get(key)
+        if found is None:
+            n, p = self.count, len(self.personalities)
+            # The capital is refilled first; then each resource dealt may bring personalities.
+            drawn_by_capital = min(max(0, ROW_SIZE - capital_size), n)
+            p_left = p - drawn_by_capital * (p / n if n else 0.0)
+            others_left = (n - drawn_by_capital) - p_left
+            resources_needed = max(0, ROW_SIZE - resources_size)
+            expected = resources_needed * p_left / (others_left + 1) if others_left > 0 else p_left
+            found = WEIGHTS["risk"] * math.exp(palace_size + expected - PALACE_LIMIT)
+            self._risks[key] = found
+        return found
+
+
+def score(
+    controlled: int,
+    capital_size: int,
+    palace_size: int,
+    persons_in_view: Sequence[Need],
+    resources_size: int,
+    resources_rank: int,
+    lanes: int,
+    unseen: Unseen,
+) -> float:
+    """`evaluate` on a position's numbers alone: the bot's lookahead scores thousands of
+    positions a game, each a control and refill away from the last, and rebuilding rows of
+    cards for each cost most of its time."""
+    w = WEIGHTS
+    cover = len([1 for shift, rank in persons_in_view if (lanes >> shift) & 0xFFFF >= rank])
+    future = len([1 for shift, rank in unseen.personalities if (lanes >> shift) & 0xFFFF >= rank])
+    return (
+        w["controlled"] * controlled
+        + w["resources"] * resources_rank
+        + w["cover"] * cover
+        + w["future"] * future
+        - w["palace"] * palace_size
+        - unseen.risk(capital_size, palace_size, resources_size)
+    )
 
 
 def evaluate(
     capital: Cards, palace: Cards, resources: Cards, controlled: int, unseen: Cards
 ) -> float:
-    """How promising a position is before its refill, from the player's knowledge only."""
-    w = WEIGHTS
-    unseen_personalities = [c for c in unseen if c.is_personality]
-    n, p = len(unseen), len(unseen_personalities)
-    # The capital is refilled first; then each resource dealt may bring personalities along.
-    drawn_by_capital = min(max(0, ROW_SIZE - len(capital)), n)
-    p_left = p - drawn_by_capital * (p / n if n else 0.0)
-    others_left = (n - drawn_by_capital) - p_left
-    resources_needed = max(0, ROW_SIZE - len(resources))
-    expected = resources_needed * p_left / (others_left + 1) if others_left > 0 else p_left
-    risk = w["risk"] * math.exp(len(palace) + expected - PALACE_LIMIT)
-    cover = sum(
-        1 for t in (*palace, *capital) if t.is_personality and cheapest(t, resources) is not None
-    )
-    future = sum(
-        1
-        for t in unseen_personalities
-        if sum(r.rank for r in resources if r.suit_mask & t.suit_mask) >= t.rank
-    )
-    return (
-        w["controlled"] * controlled
-        + w["resources"] * sum(r.rank for r in resources)
-        + w["cover"] * cover
-        + w["future"] * future
-        - w["palace"] * len(palace)
-        - risk
+    """How promising a position is before its refill, from the player's knowledge only: the
+    personalities controlled, the resources' rank, how many visible and unseen
+    personalities the resources could pay for, and the risk of a sixth palace card."""
+    return score(
+        controlled,
+        len(capital),
+        len(palace),
+        [NEEDS[t.index] for t in (*palace, *capital) if t.is_personality],
+        len(resources),
+        sum(r.rank for r in resources),
+        share_lanes(resources),
+        Unseen(unseen),
     )
 
 
@@ -155,6 +179,27 @@ def heuristic(state: State, seat: int) -> float:
     )
 
 
+_PAYMENTS: dict[tuple[tuple[int, ...], int], list[tuple[int, int, int]]] = {}
+
+
+def _payments(eligible: tuple[int, ...], rank: int) -> list[tuple[int, int, int]]:
+    """Each minimal payment from `eligible` (card indexes, highest rank first) reaching
+    `rank`, as what it takes from the resources: (its share lanes, its rank, its size).
+    Memoised: a resource row changes by a card or two a turn, and every sampled refill of
+    every candidate move asks again."""
+    key = (eligible, rank)
+    found = _PAYMENTS.get(key)
+    if found is None:
+        found = []
+        for group in _minimal_groups(list(eligible), rank):
+            paid = _bits(group)
+            found.append((sum(HAVE_LANES[i] for i in paid), sum(RANK[i] for i in paid), len(paid)))
+        if len(_PAYMENTS) > 50_000:
+            _PAYMENTS.clear()
+        _PAYMENTS[key] = found
+    return found
+
+
 class AdamanExpert:
     """Chooses a move from a view; one instance per game, holding its random stream."""
 
@@ -211,15 +256,47 @@ class AdamanExpert:
     def _after_refill(
         capital: Cards, palace: Cards, resources: Cards, controlled: int, order: Cards
     ) -> float:
+        """The best follow-up's score once the rows are refilled from `order`. Only minimal
+        payments are tried: overpaying only lowers the resources' rank and what they cover."""
         dealt = _refill(capital, palace, resources, order)
         if dealt is None:
             return LOSS
         capital, palace, resources, rest = dealt
+        unseen = Unseen(rest)
+        lanes = share_lanes(resources)
+        rank = sum(r.rank for r in resources)
+        persons = [t for t in (*palace, *capital) if t.is_personality]
+        needs = [NEEDS[t.index] for t in persons]
+        by_rank = sorted((r.index for r in resources), key=RANK.__getitem__, reverse=True)
+        capital_size, palace_size, resources_size = len(capital), len(palace), len(resources)
         best = -math.inf
         for target in (*capital, *palace):
-            for paid in minimal_payments(target, resources):
-                after = _control(capital, palace, resources, controlled, target, paid)
-                best = max(best, evaluate(*after, rest))
+            person = target.is_personality
+            in_capital = target in capital
+            view = [NEEDS[t.index] for t in persons if t is not target] if person else needs
+            suits = target.suit_mask
+            eligible = tuple(i for i in by_rank if SUIT[i] & suits)
+            for paid_lanes, paid_rank, paid_count in _payments(eligible, target.rank):
+                if person:
+                    after = lanes - paid_lanes, rank - paid_rank, resources_size - paid_count
+                else:
+                    after = (
+                        lanes - paid_lanes + HAVE_LANES[target.index],
+                        rank - paid_rank + target.rank,
+                        resources_size - paid_count + 1,
+                    )
+                value = score(
+                    controlled + person,
+                    capital_size - in_capital,
+                    palace_size - (not in_capital),
+                    view,
+                    after[2],
+                    after[1],
+                    after[0],
+                    unseen,
+                )
+                if value > best:
+                    best = value
         return best if best > -math.inf else STUCK + WEIGHTS["controlled"] * controlled
 
     @staticmethod
