@@ -324,16 +324,23 @@ def test_the_expert_evaluation_is_its_plain_definition(drawn):
 @given(rows, st.integers(0, 10_000))
 def test_the_expert_lookahead_is_its_plain_definition(drawn, shuffle):
     """A sampled refill's value is the best evaluation over every control by a minimal
-    payment, with the rest of the order as the cards unseen."""
+    payment, with the rest of the order as the cards unseen; stuck when the solver, given
+    the order as the deal, proves the refilled position lost."""
     from domain.games.adaman.expert import STUCK, WEIGHTS, AdamanExpert, _refill
 
     capital, palace, resources, unseen, nc, np_, nr, controlled = drawn
     order = DealRandom(str(shuffle), "test").shuffle(unseen)
     capital, palace, resources = capital[:nc], palace[: min(np_, 4)], resources[:nr]
-    value = AdamanExpert._after_refill(capital, palace, resources, controlled, order)
+    solver = Solver(order)
+    value = AdamanExpert._after_refill(capital, palace, resources, controlled, order, solver)
     dealt = _refill(capital, palace, resources, order)
     if dealt is None:
         assert value == -1000.0
         return
+    stuck = STUCK + WEIGHTS["controlled"] * controlled
+    masks = [sum(1 << c.index for c in row) for row in dealt[:3]]
+    if solver.hopeless((*masks, len(order) - len(dealt[3]), 0)):
+        assert value == stuck
+        return
     plain = plain_best_follow_up(*dealt[:3], controlled, dealt[3])
-    assert value == (STUCK + WEIGHTS["controlled"] * controlled if plain is None else plain)
+    assert value == (stuck if plain is None else plain)
