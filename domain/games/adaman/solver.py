@@ -17,8 +17,12 @@ and the `short_*` methods): the rank total, the fractional transportation bound 
 set of suits, the same with whole cards (each pays for one personality), and, with the
 stock out, the cards in hand alone. Proving a deal lost is what costs: the bounds took the
 share of `court solve --games 100` decided at the default budget from 63 to 82 of 100 (see
-docs/rules/adaman.md). A node budget makes the search give up honestly (`complete=False`)
-instead of running for ever.
+docs/rules/adaman.md). The search is limited discrepancy search over the successors' order
+(domain/algorithms/search.py): as complete as plain depth-first search, but a win a few
+moves off the first line is found long before depth-first search would backtrack to it. At
+the same budget it decides 88 of those 100 deals: all 82 that depth-first search decides and
+six it left undecided, all six winnable. A node budget makes the search give up honestly
+(`complete=False`) instead of running for ever.
 """
 
 from __future__ import annotations
@@ -382,4 +386,4 @@ def solve_deal(
     solver = Solver(deck)
     _COVERABLE.clear()  # another deal's cards: its entries would rarely meet again
     root = solver.position(state, len(deck) - len(state.stock))
-    return solve(solver, root, node_budget, ruleset, state, solver.move_json)
+    return solve(solver, root, node_budget, ruleset, state, solver.move_json, discrepancies=True)
