@@ -189,14 +189,14 @@ def test_card_codes_round_trip():
 
 
 def plain_transportation_bound(solver, pos):
-    from domain.games.adaman.solver import ALL_PERSONS, EXCUSE_BIT, RANK, SUIT, _bits
+    from domain.games.adaman.solver import ALL_PERSONS, EXCUSE_BIT, RANK, SUIT, card_bits
 
     capital, palace, resources, dealt, _ = pos
     waiting = (capital | palace | solver.rest[dealt]) & ALL_PERSONS
     payers = (resources | capital | solver.rest[dealt]) & ~ALL_PERSONS & ~EXCUSE_BIT
     for suits in range(1, 64):
-        need = sum(RANK[p] for p in _bits(waiting) if SUIT[p] & ~suits == 0)
-        have = sum(RANK[c] for c in _bits(payers) if SUIT[c] & suits)
+        need = sum(RANK[p] for p in card_bits(waiting) if SUIT[p] & ~suits == 0)
+        have = sum(RANK[c] for c in card_bits(payers) if SUIT[c] & suits)
         if need > have:
             return True
     return False

@@ -59,7 +59,7 @@ LANE_BIAS = sum(0x8000 << (16 * u) for u in _LANES)
 _BITS: dict[int, tuple[int, ...]] = {}
 
 
-def _bits(mask: int) -> tuple[int, ...]:
+def card_bits(mask: int) -> tuple[int, ...]:
     """The card indexes in `mask`, ascending (memoised: the same small masks recur)."""
     found = _BITS.get(mask)
     if found is None:
@@ -113,9 +113,9 @@ def _coverable(targets: int, open_targets: int, payers: int) -> bool:
     found = _COVERABLE.get(key)
     if found is not None:
         return found
-    payer_bits = _bits(payers)
+    payer_bits = card_bits(payers)
     chosen: tuple[int, tuple[int, ...]] | None = None
-    for target in _bits(targets):
+    for target in card_bits(targets):
         if open_targets >> target & 1:
             eligible = payer_bits
         else:
@@ -133,7 +133,7 @@ def _coverable(targets: int, open_targets: int, payers: int) -> bool:
         others, open_others = targets & ~bit, open_targets & ~bit
         found = any(
             _coverable(others, open_others, payers & ~group)
-            for group in _minimal_groups(
+            for group in minimal_groups(
                 sorted(eligible, key=RANK.__getitem__, reverse=True), RANK[target]
             )
         )
@@ -143,7 +143,7 @@ def _coverable(targets: int, open_targets: int, payers: int) -> bool:
     return found
 
 
-def _minimal_groups(
+def minimal_groups(
     cards: list[int], rank: int, start: int = 0, total: int = 0, group: int = 0
 ) -> Iterator[int]:
     """Every minimal group of `cards` (highest rank first) reaching `rank`, as a mask.
@@ -158,7 +158,7 @@ def _minimal_groups(
         if reached >= rank:
             yield group | 1 << card
         else:
-            yield from _minimal_groups(cards, rank, i + 1, reached, group | 1 << card)
+            yield from minimal_groups(cards, rank, i + 1, reached, group | 1 << card)
 
 
 class Solver:
@@ -250,7 +250,7 @@ class Solver:
                 movable = resources & ~EXCUSE_BIT
             else:
                 movable = capital & ~EXCUSE_BIT & ~ALL_PERSONS
-            for card in _bits(movable):
+            for card in card_bits(movable):
                 bit = 1 << card
                 if excuse == IN_CAPITAL:
                     nxt = (capital & ~EXCUSE_BIT | bit, palace, resources & ~bit, dealt, 0)
@@ -261,13 +261,13 @@ class Solver:
                 bare = (capital & ~EXCUSE_BIT, palace, resources & ~EXCUSE_BIT, dealt, 0)
                 out.append((("excuse", -1, ()), bare))
             return out
-        payer_bits = _bits(resources & ~EXCUSE_BIT)  # ascending index: canonical order
+        payer_bits = card_bits(resources & ~EXCUSE_BIT)  # ascending index: canonical order
         # With the stock dealt out, more resources can only help (nothing is dealt any more,
         # so what is left in hand is all there is): a payment from which a card could be
         # dropped is dominated by the payment without it, and only minimal ones are searched.
         endgame = dealt == len(self.deck)
         scored = []
-        for target in _bits((capital & ~EXCUSE_BIT) | palace):
+        for target in card_bits((capital & ~EXCUSE_BIT) | palace):
             rank, suits, bit = RANK[target], SUIT[target], 1 << target
             eligible = [r for r in payer_bits if SUIT[r] & suits]
             if sum(RANK[r] for r in eligible) < rank:
@@ -319,10 +319,10 @@ class Solver:
             return False
         capital, palace, resources, dealt, _ = pos
         need = self.rest_need_total[dealt]
-        for card in _bits((capital | palace) & ALL_PERSONS):
+        for card in card_bits((capital | palace) & ALL_PERSONS):
             need += RANK[card]
         have = self.rest_have_total[dealt]
-        for card in _bits(resources & ~EXCUSE_BIT):
+        for card in card_bits(resources & ~EXCUSE_BIT):
             have += RANK[card]
         return need > have
 
@@ -333,10 +333,10 @@ class Solver:
         suit with U. All 64 sets are checked at once, one 16-bit lane per set (_LANES)."""
         capital, palace, resources, dealt, _ = pos
         need = self.rest_need[dealt]
-        for card in _bits((capital | palace) & ALL_PERSONS):
+        for card in card_bits((capital | palace) & ALL_PERSONS):
             need += NEED_LANES[card]
         have = self.rest_have[dealt]
-        for card in _bits((resources | capital) & ~ALL_PERSONS & ~EXCUSE_BIT):
+        for card in card_bits((resources | capital) & ~ALL_PERSONS & ~EXCUSE_BIT):
             have += HAVE_LANES[card]
         return (have + LANE_BIAS - need) & LANE_BIAS != LANE_BIAS
 
@@ -358,11 +358,11 @@ class Solver:
         if dealt < len(self.deck) or self._excuse_pending(pos):
             return False
         buyable_suits = 0
-        for card in _bits(capital & ~ALL_PERSONS & ~EXCUSE_BIT):
+        for card in card_bits(capital & ~ALL_PERSONS & ~EXCUSE_BIT):
             buyable_suits |= SUIT[card]
         targets = (capital | palace) & ALL_PERSONS
         open_targets = 0
-        for card in _bits(targets):
+        for card in card_bits(targets):
             if SUIT[card] & buyable_suits:
                 open_targets |= 1 << card
         return not _coverable(targets, open_targets, resources & ~EXCUSE_BIT)
