@@ -119,11 +119,8 @@ class Playthrough:
         if self.undo_allowed and move == UNDO_MOVE:
             self._undo(seat)
             return
-        if not self.owns_state:
-            self.state = self.state.copy()
-            self.owns_state = True
         try:
-            self.ruleset.advance(self.state, seat, move)
+            self.ruleset.advance(self._writable_state(), seat, move)
         except IllegalMove as e:
             if self.can_undo(seat):
                 e.legal_moves = [*e.legal_moves, dict(UNDO_MOVE)]
@@ -139,11 +136,14 @@ class Playthrough:
         if type(payload) is not str or self.undo_allowed:
             self.advance(seat, decode_move(payload) if type(payload) is str else payload)
             return
-        seat = self._seat_of(seat)
+        self.ruleset.advance_text(self._writable_state(), self._seat_of(seat), payload)
+
+    def _writable_state(self) -> Any:
+        """The state, copied first if it may be shared (copy on write: see `copy`)."""
         if not self.owns_state:
             self.state = self.state.copy()
             self.owns_state = True
-        self.ruleset.advance_text(self.state, seat, payload)
+        return self.state
 
     def _undo(self, seat: int) -> list[Effect]:
         if self.ruleset.is_over(self.state):

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from functools import cached_property
 from typing import Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeVar
 
 from domain.deal import check_seed
@@ -275,22 +276,16 @@ class Ruleset(ABC, Generic[S, M]):
             self._parsed[key] = typed  # moves are immutable values: safe to share
         return typed
 
-    @property
+    @cached_property
     def _parsed_texts(self) -> dict[str, M]:
         """Moves already parsed, by the JSON text a store keeps them as (see `advance_text`)."""
-        try:
-            return self.__dict__["_parsed_move_texts"]  # type: ignore[no-any-return]
-        except KeyError:
-            return self.__dict__.setdefault("_parsed_move_texts", {})  # type: ignore[no-any-return]
+        return {}
 
-    @property
+    @cached_property
     def _parsed(self) -> dict[tuple[object, ...], M]:
         """Moves already checked and parsed, by `_move_key`: a log replays the same few
         moves over and over, and a shape check costs more than the move it checks."""
-        try:
-            return self.__dict__["_parsed_moves"]  # type: ignore[no-any-return]
-        except KeyError:
-            return self.__dict__.setdefault("_parsed_moves", {})  # type: ignore[no-any-return]
+        return {}
 
     @abstractmethod
     def status(self, state: S) -> str:
