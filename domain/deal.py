@@ -23,6 +23,8 @@ _FOUR_DRAWS = struct.Struct(">4Q")
 _SMALL = 128
 _LIMITS = [0] + [(_TWO_64 // n) * n for n in range(1, _SMALL)]
 """The rejection limit of uniform(n) for small n: the largest multiple of n up to 2**64."""
+_SMALLEST_LIMIT = min(_LIMITS[2:])
+"""A draw below this is accepted by uniform(n) for every small n: a shuffle checks it once."""
 
 
 def check_seed(seed: object) -> str:
@@ -92,11 +94,27 @@ class DealRandom:
     def shuffle(self, items: Sequence[T]) -> list[T]:
         """A new list: Fisher-Yates from the last index down, j = uniform(i + 1).
 
-        `uniform` and `draw` are inlined here because every game dealt runs this loop.
+        `uniform` and `draw` are inlined here because every game dealt runs this loop; a
+        draw uniform(n) would reject lies within n of 2**64, so a shuffle whose draws are all
+        below every limit skips the checks (the rejection path is the loop after it).
         """
         result = list(items)
         buffer = self._buffer
-        for i in range(len(result) - 1, 0, -1):
+        swaps = len(result) - 1
+        if swaps < 1:
+            return result
+        if swaps > len(buffer):
+            buffer = self._prefetch((swaps - len(buffer) + 3) // 4)
+        if swaps < _SMALL - 1:
+            draws = buffer[-swaps:]
+            if max(draws) < _SMALLEST_LIMIT:  # no draw rejected: all of them in one pass
+                del buffer[-swaps:]
+                draws.reverse()
+                for i, x in zip(range(swaps, 0, -1), draws, strict=True):
+                    j = x % (i + 1)
+                    result[i], result[j] = result[j], result[i]
+                return result
+        for i in range(swaps, 0, -1):
             n = i + 1
             limit = _LIMITS[n] if n < _SMALL else (_TWO_64 // n) * n
             while True:
@@ -108,6 +126,20 @@ class DealRandom:
             j = x % n
             result[i], result[j] = result[j], result[i]
         return result
+
+    def _prefetch(self, blocks: int) -> list[int]:
+        """The next `blocks` blocks' draws queued behind those still buffered, hashed in one
+        go: a shuffle knows how many draws it needs before it starts."""
+        prefix, first = self._prefix, self._block
+        digests = b"".join(
+            hashlib.sha256(prefix + k.to_bytes(8, "big")).digest()
+            for k in range(first, first + blocks)
+        )
+        fresh = list(struct.unpack(f">{4 * blocks}Q", digests))
+        fresh.reverse()
+        self._buffer = buffer = fresh + self._buffer
+        self._block = first + blocks
+        return buffer
 
     def _refill(self) -> list[int]:
         """The next block's four draws, last first (they are popped off the end)."""

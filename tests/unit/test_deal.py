@@ -1,6 +1,8 @@
 """Deal algorithm v1: the published test vectors, reproduced exactly."""
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from domain.cards import JOKERS, STANDARD_DECK
 from domain.deal import DealRandom, check_seed, seed_commitment, shuffled, stream
@@ -50,12 +52,51 @@ def test_buffered_draws_equal_the_reference_stream():
     assert [rng.draw() for _ in range(41)] == [next(reference) for _ in range(41)]
 
 
+def _reference_shuffle(draws, items):
+    """Fisher-Yates exactly as docs/deal-algorithm.md states it, on a plain draw iterator."""
+    result = list(items)
+    for i in range(len(result) - 1, 0, -1):
+        n = i + 1
+        limit = ((1 << 64) // n) * n
+        x = next(draws)
+        while x >= limit:
+            x = next(draws)
+        j = x % n
+        result[i], result[j] = result[j], result[i]
+    return result
+
+
+@given(
+    seed=st.from_regex(r"[a-z0-9]{1,12}", fullmatch=True),
+    drawn_first=st.integers(0, 9),
+    sizes=st.lists(st.integers(0, 60), min_size=1, max_size=3),
+)
+def test_shuffles_take_their_draws_in_stream_order_wherever_the_buffer_stands(
+    seed, drawn_first, sizes
+):
+    """A shuffle hashes the blocks it needs in one go: the draws and what follows must still
+    be the stream's, in order, whatever was drawn before."""
+    reference = stream(seed, "deal")
+    rng = DealRandom(seed, "deal")
+    assert [rng.draw() for _ in range(drawn_first)] == [next(reference) for _ in range(drawn_first)]
+    for size in sizes:
+        assert rng.shuffle(range(size)) == _reference_shuffle(reference, range(size))
+    assert [rng.draw() for _ in range(5)] == [next(reference) for _ in range(5)]
+
+
 def test_uniform_rejects_the_biased_tail():
     # With n = 3 the limit is 2^64 - 1; a draw of exactly 2^64 - 1 must be rejected. We can
     # not force the stream, so check the arithmetic directly on a stand-in draw sequence.
     rng = DealRandom("x", "y")
     rng._buffer = [5, (1 << 64) - 1]  # pop() takes from the end: the biased draw comes first
     assert rng.uniform(3) == 5 % 3
+
+
+def test_a_shuffle_rejects_a_biased_draw_as_uniform_does():
+    rng = DealRandom("x", "y")
+    draws = [(1 << 64) - 1, 7, 5]  # for n = 3 the first is in the biased tail: drawn again
+    rng._buffer = list(reversed(draws))
+    assert rng.shuffle("abc") == _reference_shuffle(iter(draws), "abc") == list("acb")
 
 
 def test_labels_give_independent_streams():

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from domain.games.royal_assassin.rules import RANK_VALUE, ROYAL, State, pretender_index, totals
+from domain.games.royal_assassin.rules import RANK_VALUE, ROYAL, State, pretender_totals
 
 
 def heuristic(state: State, seat: int) -> float:
@@ -15,12 +15,11 @@ def heuristic(state: State, seat: int) -> float:
     score = 3.0 * sum(RANK_VALUE[c.rank] for c in state.discard if c.is_royal)
     ace_low = state.options.ace_low_after_play
     for c, column in enumerate(state.columns):
-        p = pretender_index(column)
+        p, attack, defense = pretender_totals(column, ace_low, None)
         if p < 0:
             continue
         royals = [e.card for e in column if e.role == ROYAL]
         score -= sum(RANK_VALUE[r.rank] for r in royals)
-        attack, defense = totals(column, p, ace_low, None)
         score += min(attack - defense, RANK_VALUE[column[p].card.rank])
         if state.jokers_above[c] is not None:
             score += 0.5 * sum(RANK_VALUE[r.rank] for r in royals[:-1])

@@ -7,8 +7,9 @@ lists keep their top card at the *end* so that drawing is a cheap `pop()`.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, cast
 
 from domain.cards import JOKERS, STANDARD_DECK, SUIT_NAMES, SUITS, Card
 from domain.deal import shuffled
@@ -182,11 +183,16 @@ def pretender_index(column: list[Entry]) -> int:
     return -1
 
 
-def totals(column: list[Entry], p: int, ace_low: bool, fresh: Card | None) -> tuple[int, int]:
-    """Attack and defense on the royal at index p; an Ace is 1 when `ace_low` unless fresh."""
+def pretender_totals(
+    column: list[Entry], ace_low: bool, fresh: Card | None
+) -> tuple[int, int, int]:
+    """The Pretender's index (-1 for an empty column) and the attack and defense on it, read
+    in one pass down from the top; an Ace is 1 when `ace_low`, unless it is `fresh`."""
     attack = defense = 0
-    for i in range(p + 1, len(column)):
+    for i in range(len(column) - 1, -1, -1):
         card, role = column[i]
+        if role == ROYAL:
+            return i, attack, defense
         value = RANK_VALUE[card.rank]
         if ace_low and card.rank == "A" and card is not fresh:
             value = 1
@@ -194,7 +200,7 @@ def totals(column: list[Entry], p: int, ace_low: bool, fresh: Card | None) -> tu
             attack += value
         else:
             defense += value
-    return attack, defense
+    return -1, attack, defense
 
 
 def _attacking_suit(column: list[Entry]) -> str | None:
@@ -208,13 +214,16 @@ class Scan(NamedTuple):
     """What the legal-move rules need from one column, cached until the column changes.
 
     Columns change far less often than the current card, and legal moves are listed after
-    every move of every game, so this is the engine's hottest cache.
+    every move of every game, so this is the engine's hottest cache. A card laid on top of a
+    column updates its scan in place (`_attack`, `_place_royal`, a defense in `_resolve`): only a
+    kill or a cancel, which takes cards away, makes the column be read again.
     """
 
     pretender: Card | None
     attacked_by: str | None  # the suit of the attack cards anywhere in the column
     under_attack: bool  # the Pretender has at least one attack card on it
     joker_target: bool  # under attack, and the column holds at least two royals
+    royals: int
 
 
 def _column_scan(state: State, c: int) -> Scan:
@@ -236,7 +245,8 @@ def _column_scan(state: State, c: int) -> Scan:
             suit = card.suit
             if pretender is None:
                 under_attack = True
-    scan = state.scans[c] = Scan(pretender, suit, under_attack, under_attack and royals >= 2)
+    scan = Scan(pretender, suit, under_attack, under_attack and royals >= 2, royals)
+    state.scans[c] = scan
     return scan
 
 
@@ -345,47 +355,49 @@ class RoyalAssassin(Ruleset[State, Move]):
     def _legal(self, state: State, seat: int) -> tuple[Move, ...]:
         if seat != 0 or state.status != "playing":
             return ()
-        if state.legal_cache is not None:
-            return state.legal_cache
-        scans = state.scans
-        if None in scans:
-            scans = [scan or _column_scan(state, c) for c, scan in enumerate(scans)]
-        moves: list[Move] = []
+        legal = state.legal_cache
+        if legal is not None:
+            return legal
+        if None in state.scans:  # a kill or a cancel since the last listing
+            for c in range(4):
+                if state.scans[c] is None:
+                    _column_scan(state, c)
+        scans = cast("list[Scan]", state.scans)  # every column read now
+        # Four columns, unrolled: this listing is made after every move of every game.
+        s0, s1, s2, s3 = scans
+        attacking = (s0.attacked_by, s1.attacked_by, s2.attacked_by, s3.attacked_by)
         current = state.current
         reserve = state.reserve
         top = reserve[-1] if reserve else None
-        attacking: list[str | None] | None = None  # the suit attacking each column, once needed
         if current is None:
-            if state.stock:
-                moves.append(DRAW)
+            moves = [DRAW] if state.stock else []
             joker_free = top is not None and top.is_joker
         else:
+            moves = []
             if current.rank in NUMBER_RANKS:
                 suit, red = current.suit, current.is_red
-                attacking = [scan.attacked_by for scan in scans]  # type: ignore[union-attr]
                 if suit in attacking:  # a suit attacks one column at a time: only that one
                     c = attacking.index(suit)
-                    pretender = scans[c].pretender  # type: ignore[union-attr]
+                    pretender = scans[c].pretender
                     if pretender is not None and pretender.is_red != red:
                         moves.append(ATTACKS[c])
                 else:
-                    for c in range(4):
-                        target = scans[c].pretender  # type: ignore[union-attr]
-                        if target is not None and attacking[c] is None and target.is_red != red:
+                    for c, scan in enumerate(scans):
+                        target = scan.pretender
+                        if target is not None and target.is_red != red and attacking[c] is None:
                             moves.append(ATTACKS[c])
             moves.append(RESERVE)
             joker_free = current.is_joker or (top is not None and top.is_joker)
-        if top is not None and top.rank in NUMBER_RANKS:
-            if attacking is None:
-                attacking = [scan.attacked_by for scan in scans]  # type: ignore[union-attr]
-            if top.suit in attacking:
-                c = attacking.index(top.suit)
-                if scans[c].under_attack:  # type: ignore[union-attr]
-                    moves.append(CONTINUES[c])
-        if joker_free or state.jokers_in_hand:
+        if top is not None and top.suit in attacking and top.rank in NUMBER_RANKS:
+            c = attacking.index(top.suit)
+            if scans[c].under_attack:
+                moves.append(CONTINUES[c])
+        if (joker_free or state.jokers_in_hand) and (
+            s0.joker_target or s1.joker_target or s2.joker_target or s3.joker_target
+        ):
             above = state.jokers_above
-            for c in range(4):
-                if scans[c].joker_target and above[c] is None:  # type: ignore[union-attr]
+            for c, scan in enumerate(scans):
+                if scan.joker_target and above[c] is None:
                     moves.append(JOKER_MOVES[c])
         moves.append(RESIGN)
         state.legal_cache = legal = tuple(moves)
@@ -456,7 +468,17 @@ class RoyalAssassin(Ruleset[State, Move]):
         state.legal_cache = None
         kind, c = move.kind, move.column
         if kind == "draw":
-            self._draw(state, effects)
+            card = state.stock.pop()
+            if effects is not UNHEARD:
+                effects.append({"type": "draw", "card": card.code})
+            if not card.is_royal:
+                state.current = card
+                return  # nothing on the table changed, and a current card can be reserved
+            self._place_royal(state, card, effects)
+            # A royal laid on top has nothing on it yet: only one slid beneath the cards on
+            # the old Pretender can be killed or cancelled at once.
+            beneath = state.options.new_royal_beneath
+            self._resolve(state, SUIT_COLUMN[card.suit] if beneath else None, None, effects)
         elif kind == "reserve":
             card = self._take_current(state)
             state.reserve.append(card)
@@ -486,21 +508,14 @@ class RoyalAssassin(Ruleset[State, Move]):
         state.current = None
         return card
 
-    def _draw(self, state: State, effects: list[Effect]) -> None:
-        card = state.stock.pop()
-        if effects is not UNHEARD:
-            effects.append({"type": "draw", "card": card.code})
-        if card.is_royal:
-            self._place_royal(state, card, effects)
-            self._resolve(state, SUIT_COLUMN[card.suit], None, effects)
-        else:
-            state.current = card
-
     def _attack(self, state: State, c: int, card: Card, kind: str, effects: list[Effect]) -> None:
         """`attack` (from the current card) and `continue` (from the reserve) differ only there."""
         column = state.columns[c]
+        scan = _column_scan(state, c)
         column.append(Entry(card, ATTACK))
-        state.changed(c)
+        # The attack card tops the column: its Pretender is now under attack, by this suit.
+        state.scans[c] = Scan(scan.pretender, card.suit, True, scan.royals >= 2, scan.royals)
+        state.legal_cache = None
         state.progress = True
         if effects is not UNHEARD:
             target, strength = self._pretender_strength(state, column, card)
@@ -533,11 +548,19 @@ class RoyalAssassin(Ruleset[State, Move]):
     def _place_royal(self, state: State, card: Card, effects: list[Effect]) -> None:
         c = SUIT_COLUMN[card.suit]
         column = state.columns[c]
+        scan = _column_scan(state, c)
+        royals = scan.royals + 1
         if state.options.new_royal_beneath:
+            # Beneath the cards on the old Pretender: any attack on it is now on the newcomer.
             column.insert(pretender_index(column) + 1, Entry(card, ROYAL))
+            under_attack = scan.under_attack
         else:
             column.append(Entry(card, ROYAL))
-        state.changed(c)
+            under_attack = False
+        state.scans[c] = Scan(
+            card, scan.attacked_by, under_attack, under_attack and royals >= 2, royals
+        )
+        state.legal_cache = None
         if effects is not UNHEARD:
             effects.append({"type": "royal", "card": card.code, "column": COLUMNS[c]})
 
@@ -546,8 +569,7 @@ class RoyalAssassin(Ruleset[State, Move]):
         state: State, column: list[Entry], fresh: Card | None
     ) -> tuple[Card, int]:
         """The Pretender and its strength right after `fresh` was placed (what effects show)."""
-        p = pretender_index(column)
-        attack, defense = totals(column, p, state.options.ace_low_after_play, fresh)
+        p, attack, defense = pretender_totals(column, state.options.ace_low_after_play, fresh)
         pretender = column[p].card
         return pretender, RANK_VALUE[pretender.rank] - attack + defense
 
@@ -563,13 +585,39 @@ class RoyalAssassin(Ruleset[State, Move]):
         `fresh` is the card just placed: with `ace_low_after_play` an Ace counts 11 only in
         the check made as it is placed.
         """
+        reserve = state.reserve
         while True:
             if c is not None:
                 self._settle_column(state, c, fresh, effects)
-            fresh = self._pull_defense(state, effects)
-            if fresh is None:
+            # The reserve's top defends its suit's Pretender when that one is under attack
+            # and not already defended past its attack.
+            if not reserve:
                 return
-            c = SUIT_COLUMN[fresh.suit]
+            top = reserve[-1]
+            if top.rank not in NUMBER_RANKS:
+                return
+            c = SUIT_COLUMN[top.suit]
+            if not (state.scans[c] or _column_scan(state, c)).under_attack:
+                return
+            column = state.columns[c]
+            _, attack, defense = pretender_totals(column, state.options.ace_low_after_play, None)
+            if attack == 0 or defense > attack:
+                return
+            reserve.pop()
+            column.append(Entry(top, DEFENSE))
+            state.legal_cache = None  # a defense card changes nothing the column's scan holds
+            if effects is not UNHEARD:
+                target, strength = self._pretender_strength(state, column, top)
+                effects.append(
+                    {
+                        "type": "defense",
+                        "card": top.code,
+                        "column": COLUMNS[c],
+                        "target": target.code,
+                        "strength": strength,
+                    }
+                )
+            fresh = top
 
     def _settle_column(
         self, state: State, c: int, fresh: Card | None, effects: list[Effect]
@@ -577,9 +625,8 @@ class RoyalAssassin(Ruleset[State, Move]):
         options = state.options
         column = state.columns[c]
         while column:
-            p = pretender_index(column)
+            p, attack, defense = pretender_totals(column, options.ace_low_after_play, fresh)
             pretender = column[p].card
-            attack, defense = totals(column, p, options.ace_low_after_play, fresh)
             if attack >= RANK_VALUE[pretender.rank] + defense:
                 joker = state.jokers_above[c]
                 if joker is not None:
@@ -633,34 +680,6 @@ class RoyalAssassin(Ruleset[State, Move]):
             )
             return
 
-    def _pull_defense(self, state: State, effects: list[Effect]) -> Card | None:
-        if not state.reserve:
-            return None
-        top = state.reserve[-1]
-        c = SUIT_COLUMN[top.suit] if top.rank in NUMBER_RANKS else -1
-        if c < 0 or not _column_scan(state, c).under_attack:
-            return None
-        column = state.columns[c]
-        p = pretender_index(column)
-        attack, defense = totals(column, p, state.options.ace_low_after_play, None)
-        if attack == 0 or defense > attack:
-            return None
-        state.reserve.pop()
-        column.append(Entry(top, DEFENSE))
-        state.changed(c)
-        if effects is not UNHEARD:
-            target, strength = self._pretender_strength(state, column, top)
-            effects.append(
-                {
-                    "type": "defense",
-                    "card": top.code,
-                    "column": COLUMNS[c],
-                    "target": target.code,
-                    "strength": strength,
-                }
-            )
-        return top
-
     def _settle_turn(self, state: State, effects: list[Effect]) -> None:
         """After a move: the win, the loss, or (optionally) turning the reserve over."""
         if not any(state.columns):
@@ -668,6 +687,8 @@ class RoyalAssassin(Ruleset[State, Move]):
             effects.append({"type": "end", "result": "won"})
             return
         state.legal_cache = None
+        if state.current is not None or state.stock:
+            return  # `reserve` or `draw` is there besides `resign`: not stuck
         if len(self._legal(state, 0)) > 1:
             return
         options = state.options
@@ -696,6 +717,25 @@ class RoyalAssassin(Ruleset[State, Move]):
                 effects.append({"type": "forced", "seat": 0, "move": forced.to_json()})
             self._play(state, 0, forced, effects)
 
+    def playout(
+        self, state: State, choosers: Sequence[Callable[[tuple[Move, ...]], Move]]
+    ) -> tuple[State, list[tuple[int, Move]]]:
+        """`Ruleset.playout` with its loop fused for one seat: a position is forced exactly
+        when it lists two moves, so the forced-move rule and the choice read one listing."""
+        state = state.copy()
+        choose = choosers[0]
+        legal_of, play = self._legal, self._play
+        log: list[tuple[int, Move]] = []
+        while state.status == "playing":
+            legal = state.legal_cache or legal_of(state, 0)
+            if len(legal) == 2:
+                play(state, 0, legal[0], UNHEARD)
+                continue
+            move = choose(legal)
+            log.append((0, move))
+            play(state, 0, move, UNHEARD)
+        return state, log
+
     # ---- reading a position --------------------------------------------------------------------
 
     def status(self, state: State) -> str:
@@ -718,11 +758,10 @@ class RoyalAssassin(Ruleset[State, Move]):
         ace_low = state.options.ace_low_after_play
         claims: list[tuple[tuple[Any, ...], str]] = []
         for column in state.columns:
-            p = pretender_index(column)
+            p, attack, defense = pretender_totals(column, ace_low, None)
             if p < 0:
                 continue
             pretender = column[p].card
-            attack, defense = totals(column, p, ace_low, None)
             entourage = sorted(
                 (ROYAL_ORDER[e.card.rank] for e in column[:p] if e.role == ROYAL), reverse=True
             )
@@ -744,12 +783,11 @@ class RoyalAssassin(Ruleset[State, Move]):
         ace_low = state.options.ace_low_after_play
         out: dict[str, Json | None] = {}
         for c, column in enumerate(state.columns):
-            p = pretender_index(column)
+            p, attack, defense = pretender_totals(column, ace_low, None)
             if p < 0:
                 out[COLUMNS[c]] = None
                 continue
             card = column[p].card
-            attack, defense = totals(column, p, ace_low, None)
             suit = _attacking_suit(column)
             out[COLUMNS[c]] = {
                 "card": card.code,
