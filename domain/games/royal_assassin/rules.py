@@ -223,7 +223,7 @@ class Scan(NamedTuple):
     attacked_by: str | None  # the suit of the attack cards anywhere in the column
     under_attack: bool  # the Pretender has at least one attack card on it
     joker_target: bool  # under attack, and the column holds at least two royals
-    royals: int
+    royals: int  # royals in the column: a Joker needs two
 
 
 def _column_scan(state: State, c: int) -> Scan:
