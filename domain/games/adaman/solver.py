@@ -4,25 +4,32 @@ Depth-first search with memoisation on a compact model of the game: a position i
 integers (capital, palace and resources as bitmasks over card indexes, how many cards are
 dealt, where the Excuse waits). The model's moves and refills are the engine's rules
 (domain/games/adaman.py) restated on bitmasks for speed; a test checks, position by position,
-that the two produce the same successors.
+that every move the model keeps is the engine's, leading to the same position.
 
 Overpaying is searched too while cards remain to be dealt: with a fixed deck order,
 discarding more resources changes which later cards become resources, so no payment is
-dominated in general. Once the stock is empty it is (keeping a card never hurts when nothing
-more is dealt), and only minimal payments are searched: most of a lost deal's positions lie
-there, after the last card is dealt.
+dominated in general. Three kinds of move are, and are left out (each has a test):
+
+- spending a card where a weaker spare one would do (no higher rank, no suit it lacks): the
+  refill is the same, and the stronger card kept can do whatever the weaker one could;
+- spending a card beyond need when the refill deals out the stock either way: the same cards
+  land in the same rows, and with nothing more to come a card more in hand never hurts;
+- once the stock is out, every payment but the minimal ones, and the controls of
+  personalities while some must still be bought first: a buy only ever needs cards a
+  personality's control would spend, so a winning line can always buy first and then pay for
+  every personality at once, which `_cover` finds directly when the hand can.
+
+The Excuse, which moves a card between the rows for free, turns the first two off while it
+is still to be played.
 
 A position is pruned as hopeless by four sound bounds on what is left to pay for (`hopeless`
 and the `short_*` methods): the rank total, the fractional transportation bound over every
 set of suits, the same with whole cards (each pays for one personality), and, with the
 stock out, the cards in hand alone. Proving a deal lost is what costs: the bounds took the
-share of `court solve --games 100` decided at the default budget from 63 to 82 of 100 (see
-docs/rules/adaman.md). The search is limited discrepancy search over the successors' order
-(domain/algorithms/search.py): as complete as plain depth-first search, but a win a few
-moves off the first line is found long before depth-first search would backtrack to it. At
-the same budget it decides 88 of those 100 deals: all 82 that depth-first search decides and
-six it left undecided, all six winnable. A node budget makes the search give up honestly
-(`complete=False`) instead of running for ever.
+share of `court solve --games 100` decided at the default budget from 63 to 82 of 100, the
+limited discrepancy search (domain/algorithms/search.py) to 88, and the dominated moves, the
+endgame key and trying early discrepancies first to 89 (see docs/rules/adaman.md). A node
+budget makes the search give up honestly (`complete=False`) instead of running for ever.
 """
 
 from __future__ import annotations
@@ -54,6 +61,21 @@ _LANES = range(64)
 NEED_LANES = [sum(RANK[i] << (16 * u) for u in _LANES if SUIT[i] & ~u == 0) for i in range(45)]
 HAVE_LANES = [sum(RANK[i] << (16 * u) for u in _LANES if SUIT[i] & u) for i in range(45)]
 LANE_BIAS = sum(0x8000 << (16 * u) for u in _LANES)
+
+
+def _dominates(strong: int, weak: int) -> bool:
+    """As a resource, card `strong` can do all that `weak` can: no lower rank, every suit of
+    it. Ties (the same rank and suits) go to the higher index, so that no two cards dominate
+    each other and a chain of swaps always ends."""
+    if strong == weak or PERSON[strong] or PERSON[weak] or EXCUSE.index in (strong, weak):
+        return False
+    if RANK[strong] < RANK[weak] or SUIT[weak] & ~SUIT[strong]:
+        return False
+    return RANK[strong] > RANK[weak] or SUIT[strong] != SUIT[weak] or strong > weak
+
+
+WEAKER = [sum(1 << w for w in range(len(CARDS)) if _dominates(s, w)) for s in range(len(CARDS))]
+"""Per card, the mask of the cards it dominates as a resource (see `_dominates`)."""
 
 
 _BITS: dict[int, tuple[int, ...]] = {}
@@ -161,6 +183,42 @@ def minimal_groups(
             yield from minimal_groups(cards, rank, i + 1, reached, group | 1 << card)
 
 
+def _swappable(paid: tuple[int, ...], eligible: list[int], spare_rank: int) -> bool:
+    """Could a card of `paid` be swapped for a weaker eligible card left unpaid, the total
+    still reaching the target (`spare_rank` is what the payment has over it)?"""
+    unpaid = 0
+    for r in eligible:
+        unpaid |= 1 << r
+    for r in paid:
+        unpaid &= ~(1 << r)
+    for r in paid:
+        weaker = WEAKER[r] & unpaid
+        while weaker:
+            low = weaker & -weaker
+            if RANK[r] - RANK[low.bit_length() - 1] <= spare_rank:
+                return True
+            weaker ^= low
+    return False
+
+
+def _cover(targets: int, payers: int) -> tuple[int, int] | None:
+    """When disjoint groups of `payers`, each sharing a suit with its target, can pay for
+    every card of `targets` at once: one target and its group from such a cover (None if
+    there is none, or no target)."""
+    if not targets or not _coverable(targets, 0, payers):
+        return None
+    payer_bits = card_bits(payers)
+    for target in card_bits(targets):
+        suits = SUIT[target]
+        eligible = sorted(
+            (r for r in payer_bits if SUIT[r] & suits), key=RANK.__getitem__, reverse=True
+        )
+        for group in minimal_groups(eligible, RANK[target]):
+            if _coverable(targets & ~(1 << target), 0, payers & ~group):
+                return target, group
+    raise AssertionError("a coverable set of targets has a first group")
+
+
 class Solver:
     """One deal as a search problem (domain/algorithms/search.py). `deck` is the full deal,
     top first, as the engine dealt it."""
@@ -224,12 +282,15 @@ class Solver:
                     excuse = IN_RESOURCES
         return capital, palace, resources, dealt, excuse
 
-    @staticmethod
-    def key(pos: Position) -> int:
+    def key(self, pos: Position) -> int:
         """The five integers packed into one (card masks are 45 bits wide): a memo of a
         million positions then holds a million small ints instead of a million tuples of
-        five, a third of the memory."""
+        five, a third of the memory. With the stock out nothing is dealt any more, so the
+        palace can no longer overflow and a personality waiting there is no different from
+        one in the capital: the two rows are keyed as one."""
         capital, palace, resources, dealt, excuse = pos
+        if dealt == len(self.deck) and not excuse:
+            return capital | palace | resources << 96 | dealt << 144
         return capital | palace << 48 | resources << 96 | dealt << 144 | excuse << 152
 
     @staticmethod
@@ -265,9 +326,31 @@ class Solver:
         # With the stock dealt out, more resources can only help (nothing is dealt any more,
         # so what is left in hand is all there is): a payment from which a card could be
         # dropped is dominated by the payment without it, and only minimal ones are searched.
-        endgame = dealt == len(self.deck)
+        n = len(self.deck)
+        endgame = dealt == n
+        # Without an Excuse in play, keeping the stronger of two cards never hurts (module
+        # docstring): a payment that could swap a card for a weaker spare one is left out.
+        prune_strong = not self._excuse_pending(pos)
+        targets = (capital & ~EXCUSE_BIT) | palace
+        if endgame and prune_strong:
+            persons = targets & ALL_PERSONS
+            cover = _cover(persons, resources)
+            if cover is not None:
+                # Every personality left can be paid for at once: play the first payment.
+                target, group = cover
+                after = (
+                    capital & ~(1 << target),
+                    palace & ~(1 << target),
+                    resources & ~group,
+                    dealt,
+                    0,
+                )
+                return [(("control", target, card_bits(group)), after)]
+            # Otherwise a win must buy first (buys can always be played before the controls
+            # of personalities, which only spend): only buys are searched.
+            targets &= ~ALL_PERSONS
         scored = []
-        for target in card_bits((capital & ~EXCUSE_BIT) | palace):
+        for target in card_bits(targets):
             rank, suits, bit = RANK[target], SUIT[target], 1 << target
             eligible = [r for r in payer_bits if SUIT[r] & suits]
             if sum(RANK[r] for r in eligible) < rank:
@@ -279,18 +362,51 @@ class Solver:
                 total = sum(RANK[r] for r in paid)
                 if total < rank or (endgame and total - min(RANK[r] for r in paid) >= rank):
                     continue
+                if prune_strong and _swappable(paid, eligible, total - rank):
+                    continue
                 new_resources = resources
                 for r in paid:
                     new_resources &= ~(1 << r)
                 if not person:
                     new_resources |= bit
                 new = self.refill(rest_capital, rest_palace, new_resources, dealt, excuse)
+                if (
+                    prune_strong
+                    and not endgame
+                    and new is not None
+                    and new[3] == n
+                    and self._emptied_anyway(
+                        rest_capital, rest_palace, new_resources, dealt, paid, total - rank
+                    )
+                ):
+                    continue
                 # Search order: personalities first (palace ones first), least overpaid first.
                 order = (0 if person else 1, in_palace, total - rank)
                 scored.append((order, ("control", target, paid), new))
         scored.sort(key=lambda item: item[0])
         out.extend((spec, new) for _, spec, new in scored)
         return out
+
+    def _emptied_anyway(
+        self,
+        capital: int,
+        palace: int,
+        resources: int,
+        dealt: int,
+        paid: tuple[int, ...],
+        spare_rank: int,
+    ) -> bool:
+        """A payment whose refill deals out the whole stock is dominated when one card of it
+        could stay in hand, the payment still sufficing and the refill still reaching the
+        bottom: the same cards are then dealt to the same rows, nothing more is ever dealt,
+        and the smaller payment leaves a card more in hand."""
+        n = len(self.deck)
+        for r in paid:
+            if RANK[r] <= spare_rank:
+                kept = self.refill(capital, palace, resources | 1 << r, dealt, 0)
+                if kept is not None and kept[3] == n:
+                    return True
+        return False
 
     def won(self, pos: Position) -> bool:
         capital, palace, _, dealt, _ = pos
