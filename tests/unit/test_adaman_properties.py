@@ -235,6 +235,26 @@ def test_every_bound_refutes_only_lost_positions(order, size, with_excuse, choic
         state = options[pick % len(options)][1]
 
 
+@settings(max_examples=200)
+@given(st.permutations(range(36)), st.integers(12, 18), st.booleans(), picks)
+def test_no_bound_refutes_a_winnable_position(order, size, with_excuse, choices):
+    """Along random winning lines of small decks (every position on them winnable, found by
+    plain search of the engine's moves), no bound ever calls a position hopeless: random
+    play alone meets winnable positions too seldom to catch a bound that prunes too much."""
+    deck, state, solver = small_deal(order, size, with_excuse, choices)
+    memo = {}
+    for step in range(40):
+        if AD.is_over(state) or not exhaustive(state, memo):
+            break
+        pos = solver.position(state, len(deck) - len(state.stock))
+        assert not solver.hopeless(pos)
+        for bound in (solver.short_of_rank, solver.short_by_suits, solver.short_card_by_card):
+            assert not bound(pos), bound.__name__
+        assert not solver.short_in_hand(pos)
+        winning = [child for _, child in children(state) if exhaustive(child, memo)]
+        state = winning[(choices[step] if step < len(choices) else 0) % len(winning)]
+
+
 def test_a_solved_line_replays_to_a_win():
     solution = solve_deal(AD, "solve-3")
     assert solution.complete and solution.winnable
