@@ -24,12 +24,13 @@ is still to be played.
 
 A position is pruned as hopeless by four sound bounds on what is left to pay for (`hopeless`
 and the `short_*` methods): the rank total, the fractional transportation bound over every
-set of suits, the same with whole cards (each pays for one personality), and, with the
-stock out, the cards in hand alone. Proving a deal lost is what costs: the bounds took the
-share of `court solve --games 100` decided at the default budget from 63 to 82 of 100, the
-limited discrepancy search (domain/algorithms/search.py) to 88, and the dominated moves, the
-endgame key and trying early discrepancies first to 89 (see docs/rules/adaman.md). A node
-budget makes the search give up honestly (`complete=False`) instead of running for ever.
+set of suits, the same with whole cards (each pays for one personality), and, near the end
+of the stock, the cards in hand and still to come alone. Proving a deal lost is what costs:
+the bounds took the share of `court solve --games 100` decided at the default budget from 63
+to 82 of 100, the limited discrepancy search (domain/algorithms/search.py) to 88, and the
+dominated moves, the endgame key, the in-hand bound near the end and early discrepancies
+first to 89 (docs/rules/adaman.md). A node budget makes the search give up honestly
+(`complete=False`) instead of running for ever.
 """
 
 from __future__ import annotations
