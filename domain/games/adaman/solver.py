@@ -188,12 +188,11 @@ IN_HAND_REST = 2
 """`short_in_hand` waits until no more than this many cards but personalities remain to come."""
 
 
-def _swappable(paid: tuple[int, ...], eligible: list[int], spare_rank: int) -> bool:
-    """Could a card of `paid` be swapped for a weaker eligible card left unpaid, the total
-    still reaching the target (`spare_rank` is what the payment has over it)?"""
-    unpaid = 0
-    for r in eligible:
-        unpaid |= 1 << r
+def _swappable(paid: tuple[int, ...], eligible: int, spare_rank: int) -> bool:
+    """Could a card of `paid` be swapped for a weaker card of `eligible` (a mask) left
+    unpaid, the total still reaching the target (`spare_rank` is what the payment has over
+    it)?"""
+    unpaid = eligible
     for r in paid:
         unpaid &= ~(1 << r)
     for r in paid:
@@ -358,6 +357,7 @@ class Solver:
         for target in card_bits(targets):
             rank, suits, bit = RANK[target], SUIT[target], 1 << target
             eligible = [r for r in payer_bits if SUIT[r] & suits]
+            eligible_mask = sum(1 << r for r in eligible)
             if sum(RANK[r] for r in eligible) < rank:
                 continue
             person = PERSON[target]
@@ -367,7 +367,7 @@ class Solver:
                 total = sum(RANK[r] for r in paid)
                 if total < rank or (endgame and total - min(RANK[r] for r in paid) >= rank):
                     continue
-                if prune_strong and _swappable(paid, eligible, total - rank):
+                if prune_strong and _swappable(paid, eligible_mask, total - rank):
                     continue
                 new_resources = resources
                 for r in paid:
