@@ -17,15 +17,19 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+from datetime import date as Date
 from typing import Any
 
 from domain.bots import Policy, random_policy
 from domain.capabilities import GameEntry
 from domain.deal import DealRandom, seed_commitment
-from domain.errors import InvalidRequest, Json
+from domain.errors import DailyNotFound, InvalidRequest, Json
 from domain.store import DailyDeal
 
-DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # ASCII digits only: not \d
+FIRST_DAY = "2026-11-01"
+"""The first day of daily challenges: no day before it has a deal (a deployment may set its
+own; nothing is chosen or stored for a day outside first day .. today)."""
 SOLVER_BUDGET = 20_000  # nodes per candidate: a first request of the day stays within seconds
 MAX_CANDIDATES = 10  # past these, candidate 0 is taken, rated as it is (solver: unknown)
 BOT_GAMES = 200
@@ -105,12 +109,33 @@ def select(game: GameEntry, secret: bytes, date: str) -> DailyDeal:
     )
 
 
-def check_date(date: str, today: str) -> str:
-    """A day that has begun (UTC), as YYYY-MM-DD; `today` stands for the current one."""
+def check_date(date: str, today: str, first_day: str = FIRST_DAY) -> str:
+    """A day of the service, as YYYY-MM-DD (UTC); `today` stands for the current one.
+
+    Only a real calendar date from `first_day` to `today` has a challenge: anything else is
+    refused before any deal is chosen or stored, so no string can cost a selection.
+
+    >>> check_date("2026-11-22", "2026-11-24")
+    '2026-11-22'
+    >>> check_date("2026-02-30", "2026-11-24")
+    Traceback (most recent call last):
+    ...
+    domain.errors.InvalidRequest: 2026-02-30 is not a date: a date is YYYY-MM-DD (UTC) or `today`
+    """
     if date == "today":
         return today
     if DATE.fullmatch(date) is None:
         raise InvalidRequest("date", "a date is YYYY-MM-DD (UTC) or `today`")
+    try:
+        Date.fromisoformat(date)
+    except ValueError:
+        raise InvalidRequest(
+            "date", f"{date} is not a date: a date is YYYY-MM-DD (UTC) or `today`"
+        ) from None
+    if date > today:
+        raise DailyNotFound(f"no daily challenge for {date} yet (today is {today}, UTC)")
+    if date < first_day:
+        raise DailyNotFound(f"no daily challenge for {date}: the first day was {first_day}")
     return date
 
 

@@ -124,6 +124,22 @@ class AttemptExists(Exception):
         self.game_id = game_id
 
 
+class DailyClosed(Exception):
+    """A ranked attempt whose UTC day is over: its deal is public now, so no move is accepted
+    any more and the attempt does not rank (docs/daily.md)."""
+
+
+class LogFull(Exception):
+    """The game's log holds as many events as a game may (`limit`): only `resign` is taken."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(
+            f"this game has reached {limit} events, the most a game may have: only resign is "
+            "accepted now"
+        )
+        self.limit = limit
+
+
 # ---- storage -----------------------------------------------------------------------------------
 
 

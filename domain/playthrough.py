@@ -5,7 +5,10 @@ event may be `{"type": "undo"}`, which takes back the last move still in force. 
 append-only (an undo is an event, hash-chained like any other) and replay skips the undone
 move: the position after an undo is the replay of the moves still in force, from the seed.
 So undo cannot reveal anything: every card comes back to exactly where the seed put it, and
-the next draw turns it again.
+the next draw turns it again. Replaying from the seed at every undo would make a log of moves
+and undos cost time quadratic in its length, so a playthrough that allows undo keeps a copy of
+the position every `CHECKPOINT_EVERY` moves in force and replays an undo from the nearest one:
+a position is still only ever what the moves in force make it.
 
 The service, the verifier, the replay endpoint and the CLI all replay through `replay` here.
 """
@@ -20,6 +23,8 @@ from domain.moves import UNDO_MOVE, decode_move
 from domain.ruleset import Effect, Ruleset
 
 AnyRuleset = Ruleset[Any, Any]
+CHECKPOINT_EVERY = 16
+"""Moves in force between two kept positions: an undo replays fewer than this many."""
 
 
 class Playthrough:
@@ -31,6 +36,7 @@ class Playthrough:
     """
 
     __slots__ = (
+        "checkpoints",
         "in_force",
         "options",
         "owns_state",
@@ -48,6 +54,9 @@ class Playthrough:
         self.undo_allowed = bool(self.options.get("undo"))  # asked before every move replayed
         self.state: Any = ruleset.start(seed, self.options)
         self.in_force: list[tuple[int, Json]] = []  # kept only for undo, its one use
+        # With undo: the position after every CHECKPOINT_EVERY-th move in force, by count;
+        # each a private copy that nothing ever mutates.
+        self.checkpoints: dict[int, Any] = {}
         self.undos = 0
         self.owns_state = True  # `start` deals a fresh state
 
@@ -57,6 +66,7 @@ class Playthrough:
         new.ruleset, new.seed, new.options = self.ruleset, self.seed, self.options
         new.undo_allowed = self.undo_allowed
         new.state, new.in_force, new.undos = self.state, self.in_force[:], self.undos
+        new.checkpoints = dict(self.checkpoints)
         new.owns_state = self.owns_state = False
         return new
 
@@ -100,8 +110,16 @@ class Playthrough:
         self.state = transition.state
         assert isinstance(move, dict)  # apply accepted it, so it is a move object
         if self.undo_allowed:
-            self.in_force.append((seat, move))
+            self._keep(seat, move)
         return transition.effects
+
+    def take(self, other: Playthrough) -> None:
+        """Become `other`, a copy of this playthrough that has moved on (its position, moves
+        in force and undo count), so that a caller can try a move on a copy and keep it."""
+        self.state, self.owns_state = other.state, False
+        other.owns_state = False
+        self.in_force, self.undos = other.in_force[:], other.undos
+        self.checkpoints = dict(other.checkpoints)
 
     def play_event(self, seat: int | None, move: object) -> list[Effect]:
         """`play`, for a logged event whose seat may be None: the seat whose turn it is."""
@@ -127,7 +145,13 @@ class Playthrough:
             raise
         assert isinstance(move, dict)  # advance accepted it, so it is a move object
         if self.undo_allowed:
-            self.in_force.append((seat, move))
+            self._keep(seat, move)
+
+    def _keep(self, seat: int, move: Json) -> None:
+        """Remember a move in force (for undo), and the position every CHECKPOINT_EVERY."""
+        self.in_force.append((seat, move))
+        if len(self.in_force) % CHECKPOINT_EVERY == 0:
+            self.checkpoints[len(self.in_force)] = self.state.copy()
 
     def advance_event(self, seat: int | None, payload: Json | str) -> None:
         """`advance` for a logged event's payload as `MoveEvent` holds it: the move, or the
@@ -153,9 +177,15 @@ class Playthrough:
                 "there is no move of yours to take back", self.ruleset.legal_moves(self.state, seat)
             )
         taken_seat, taken = self.in_force.pop()
-        state = self.ruleset.start(self.seed, self.options)
-        for s, m in self.in_force:
-            self.ruleset.advance(state, s, m)  # `start` dealt a state no one else holds
+        kept = len(self.in_force)
+        self.checkpoints.pop(kept + 1, None)
+        base = kept - kept % CHECKPOINT_EVERY
+        if base:
+            state = self.checkpoints[base].copy()
+        else:
+            state = self.ruleset.start(self.seed, self.options)
+        for s, m in self.in_force[base:]:
+            self.ruleset.advance(state, s, m)  # a state no one else holds
         self.state, self.owns_state = state, True
         self.undos += 1
         return [{"type": "undo", "seat": taken_seat, "move": taken}]

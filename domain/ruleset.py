@@ -113,13 +113,22 @@ class Ruleset(ABC, Generic[S, M]):
     # ---- public API -------------------------------------------------------------------------
 
     def describe(self) -> Json:
-        """What a client needs to offer this game: id, title, seats and options."""
+        """What a client needs to offer this game: id, title, seats, options, and whether a
+        client may choose the deal."""
         return {
             "id": self.id,
             "title": self.title,
             "seats": {"min": self.min_seats, "max": self.max_seats},
             "options": [spec.to_json() for spec in self.options_offered],
+            "chosen_deals": self.deals_may_be_chosen,
         }
+
+    @property
+    def deals_may_be_chosen(self) -> bool:
+        """Whether a client may choose the deal (a `seed`, or `from_game`): only where the
+        seed tells no seat what another may not see. In a game of several seats the seed
+        gives every hand, so there it is always the server's secret, revealed at the end."""
+        return self.max_seats == 1
 
     @property
     def options_offered(self) -> tuple[OptionSpec, ...]:

@@ -15,16 +15,17 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from domain.capabilities import AnyRuleset, GameEntry
-from domain.daily import check_date, display_name, leaderboard_key, select
+from domain.daily import FIRST_DAY, check_date, display_name, leaderboard_key, select
 from domain.deal import DealRandom, check_seed, seed_commitment
 from domain.errors import (
-    DailyNotFound,
+    DailyClosed,
     Forbidden,
     GameNotFound,
     GameOver,
     IdempotencyMismatch,
     IllegalMove,
     InvalidRequest,
+    LogFull,
     NotYourTurn,
     ReplayError,
     StaleVersion,
@@ -33,7 +34,7 @@ from domain.errors import (
     VersionConflict,
 )
 from domain.playthrough import Playthrough
-from domain.record import RECORD_FORMAT, move_hash
+from domain.record import RECORD_FORMAT, RECORD_FORMAT_V1, move_hash, move_salt
 from domain.registry import GAMES, RULESETS, get_game, get_ruleset
 from domain.replay_cache import ReplayCache
 from domain.store import (
@@ -53,6 +54,11 @@ Json = dict[str, Any]
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What a game id can look like (the service issues 32 URL-safe characters)."""
 MAX_PAGE = 100
+MAX_EVENTS = 2000
+"""The most events a player may append to one game, undo included (past that only `resign`
+is taken; bots still reply). The longest of 600 bot games of each ruleset had 478 events, so
+no game played to win gets near it, while a log's replay and verification stay bounded."""
+RESIGN = {"type": "resign"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,13 +78,17 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
-def logged(event: MoveEvent, move: Json | None = None) -> Json:
+def logged(event: MoveEvent, shown: Json, chain_key: str | None) -> Json:
     """A move as published in logs and records (the Idempotency-Key stays private), with
-    `move` as the requester may see it (filtered by the ruleset's `public_log`); `seq`,
-    `seat` and `hash` stay, so the chain can be checked once every move is public."""
-    return {"seq": event.seq, "seat": event.seat,
-            "move": event.move if move is None else move, "at": event.at,
-            "hash": event.hash}  # fmt: skip
+    `shown`, the move as the requester may see it (the ruleset's `public_log`). Its `salt`
+    comes only with the whole move: the hash of a move shown in part (cards face down, a
+    sealed choice) chains from a salt nobody else has, so trying every possible move against
+    it finds nothing, while every move a requester sees whole can be checked link by link."""
+    out = {"seq": event.seq, "seat": event.seat, "move": shown, "at": event.at,
+           "hash": event.hash}  # fmt: skip
+    if chain_key is not None and shown == event.move:
+        out["salt"] = move_salt(chain_key, event.seq)
+    return out
 
 
 MAX_APPEND_ATTEMPTS = 8
@@ -93,8 +103,10 @@ class GameService:
         new_secret: Callable[[], str],
         daily_secret: bytes | Callable[[], bytes] = b"",
         replay_cache: ReplayCache | None = None,
+        first_day: str = FIRST_DAY,
     ) -> None:
         self.store = store
+        self.first_day = first_day  # the first day with a daily challenge
         self.clock = clock
         self.new_secret = new_secret
         self.cache = replay_cache
@@ -133,7 +145,8 @@ class GameService:
     def _public_moves(stored: StoredGame, game: Playthrough, seat: int | None) -> list[Json]:
         """The log as `seat` (None: a spectator) may see it now."""
         shown = game.ruleset.public_log(game.state, [(m.seat, m.move) for m in stored.moves], seat)
-        return [logged(m, move) for m, move in zip(stored.moves, shown, strict=True)]
+        key = stored.record.chain_key
+        return [logged(m, move, key) for m, move in zip(stored.moves, shown, strict=True)]
 
     def record(self, game_id: str, token: str | None) -> Json:
         """The game's record (docs/record-format.md), as much of it as the requester may see.
@@ -147,7 +160,7 @@ class GameService:
         game = self._replay(stored, stored.version)
         r = stored.record
         out: Json = {
-            "format": RECORD_FORMAT,
+            "format": RECORD_FORMAT if r.chain_key is not None else RECORD_FORMAT_V1,
             "id": r.id,
             "ruleset": r.ruleset,
             "options": r.options,
@@ -242,6 +255,13 @@ class GameService:
         entry = get_game(ruleset_id)
         ruleset = entry.ruleset
         seat_list = self._seats(entry, seats)
+        if not ruleset.deals_may_be_chosen and (seed is not None or from_game is not None):
+            field = "seed" if seed is not None else "from_game"
+            raise InvalidRequest(
+                field,
+                f"{ruleset.id} deals only secret deals: a seed one seat knows would show it "
+                "the other seat's cards (the seed is revealed when the game ends)",
+            )
         if from_game is not None:
             options, seed = self._shared_deal(ruleset, from_game, options, seed)
         full_options = ruleset.validate_options(options)
@@ -337,6 +357,7 @@ class GameService:
             seed=seed,
             seed_commitment=seed_commitment(seed),
             seed_known=seed_known,
+            chain_key=self.new_secret(),  # the salts' secret: whoever chose the seed
             created_at=self.clock(),
             token_hashes={str(creator): token_digest(token)},
             status=ruleset.status(game.state),
@@ -410,6 +431,14 @@ class GameService:
                 earlier = self._answered(stored, idempotency_key, seat, version, move)
                 if earlier is not None:
                     return earlier
+            daily = stored.record.daily
+            if daily is not None and daily["date"] < self.today():
+                raise DailyClosed(
+                    f"the day of this ranked attempt ({daily['date']}, UTC) is over: its deal "
+                    "is public now, so no more moves are accepted and the attempt does not rank"
+                )
+            if stored.version >= MAX_EVENTS and move != RESIGN:
+                raise LogFull(MAX_EVENTS)
             game = self._replay(stored, stored.version)
             if game.ruleset.is_over(game.state):
                 raise GameOver()
@@ -469,8 +498,10 @@ class GameService:
         seq = version + 1
         previous = stored.hash_at(version)
         at = self.clock()
+        key = stored.record.chain_key
+        salt = None if key is None else move_salt(key, seq)
         event = MoveEvent(
-            seq, seat, move, at, move_hash(previous, seq, seat, move), idempotency_key
+            seq, seat, move, at, move_hash(previous, seq, seat, move, salt), idempotency_key
         )
         finish = None
         ruleset = game.ruleset
@@ -487,7 +518,7 @@ class GameService:
                                          outcome["score"], seq, at)  # fmt: skip
             finish = Finish(ruleset.status(playing.state), outcome, at, ruleset.id, entry)
         self.store.append(record.id, version, event, finish)
-        game.state, game.in_force, game.undos = playing.state, playing.in_force, playing.undos
+        game.take(playing)
         if finish is not None:
             record = replace(
                 record,
@@ -544,9 +575,7 @@ class GameService:
         """The day's deal of every solitaire: commitment, difficulty, players; the seed only
         once the day is over."""
         today = self.today()
-        day = check_date(date, today)
-        if day > today:
-            raise DailyNotFound(f"no daily challenge for {day} yet (today is {today}, UTC)")
+        day = check_date(date, today, self.first_day)
         challenges = []
         for game in GAMES.values():
             if game.ruleset.max_seats != 1:
@@ -598,9 +627,7 @@ class GameService:
         if game.ruleset.max_seats != 1:
             raise InvalidRequest("ruleset", "daily challenges are for solitaires")
         today = self.today()
-        day = check_date(date, today)
-        if day > today:
-            raise DailyNotFound(f"no daily challenge for {day} yet (today is {today}, UTC)")
+        day = check_date(date, today, self.first_day)
         deal = self._daily_deal(day, game)
         if day < today:  # practice: unranked, and the seed is public by now
             if player_token is not None:
@@ -625,9 +652,7 @@ class GameService:
     ) -> Json:
         game = get_game(ruleset_id)
         today = self.today()
-        day = check_date(date, today)
-        if day > today:
-            raise DailyNotFound(f"no daily challenge for {day} yet (today is {today}, UTC)")
+        day = check_date(date, today, self.first_day)
         if not 1 <= limit <= MAX_PAGE:
             raise InvalidRequest("limit", f"limit must be from 1 to {MAX_PAGE}")
         after, rank = None, 0
@@ -684,8 +709,8 @@ class GameService:
         deck on to those still to play)."""
         if record.seed_known:
             return True
-        if record.daily is not None:
-            return over and record.daily["date"] < self.today()
+        if record.daily is not None:  # the day's seed is public once the day is over
+            return bool(record.daily["date"] < self.today())
         return over
 
     def _guard_daily(self, record: GameRecord, seat: int | None) -> None:
@@ -798,13 +823,14 @@ class GameService:
             out["share"] = {
                 "record": f"/v1/games/{record.id}/record",
                 "seed": record.seed,
-                "same_deal": {"ruleset": record.ruleset, "from_game": record.id},
             }
+            if ruleset.deals_may_be_chosen:
+                out["share"]["same_deal"] = {"ruleset": record.ruleset, "from_game": record.id}
         return out
 
 
 def _count(text: str) -> int:
     """A count carried in a cursor, which a client may have forged."""
-    if not text.isdigit() or len(text) > 9:
+    if not (text.isascii() and text.isdigit()) or len(text) > 9:
         raise InvalidRequest("cursor", "not a cursor this server gave")
     return int(text)

@@ -42,6 +42,9 @@ class GameRecord:
     """One entry per seat: {"player": "human"} (with "invite_hash" for a seat still to join,
     kept once joined so that a used invite is told from a wrong one) or {"player": "bot",
     "policy": P}. Empty: one human seat (a solitaire, or a record from before seats)."""
+    chain_key: str | None = None
+    """The secret the salts of the hash chain derive from (domain/record.py `move_salt`):
+    never shown, whoever asks. None: a game stored before salts (record format 1)."""
 
     @property
     def seat_list(self) -> tuple[Json, ...]:

@@ -25,12 +25,18 @@ from typing import Any
 from domain.deal import SEED_PATTERN, seed_commitment
 from domain.errors import IllegalMove, InvalidOptions, Json, UnknownRuleset
 from domain.playthrough import Playthrough
-from domain.record import RECORD_FORMAT, move_hash
+from domain.record import RECORD_FORMAT, RECORD_FORMAT_V1, RECORD_FORMATS, move_hash
 from domain.registry import get_ruleset
-from domain.service import GAME_ID
+from domain.service import GAME_ID, MAX_EVENTS
+
+MAX_RECORD_EVENTS = MAX_EVENTS + 64
+"""The most events a record of this service can hold: the players' cap, the bots' replies to
+the last move and a resign. Checked before anything is replayed, so that the work of one
+verdict is bounded (a longer log is no record of ours)."""
 
 TIME_FORMAT = "YYYY-MM-DDTHH:MM:SS.mmmZ"
-TIMESTAMP = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z")
+TIMESTAMP = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z")
+SALT = re.compile(r"[0-9a-f]{64}")
 
 REQUIRED: dict[str, type | tuple[type, ...]] = {
     "format": str,
@@ -152,12 +158,16 @@ def _verify(record: object) -> Verdict:
             raise _fail(
                 None, name, _type_name(kind), _short(record[name]), f"{name} has the wrong type"
             )
-    if record["format"] != RECORD_FORMAT:
+    if record["format"] not in RECORD_FORMATS:
         raise _fail(None, "format", RECORD_FORMAT, record["format"], "an unknown record format")
+    salted = record["format"] != RECORD_FORMAT_V1
     if GAME_ID.fullmatch(record["id"]) is None:
         raise _fail(None, "id", GAME_ID.pattern, _short(record["id"]), "not a game id")
     if TIMESTAMP.fullmatch(record["created_at"]) is None:
         raise _fail(None, "created_at", TIME_FORMAT, _short(record["created_at"]), "not a time")
+    if len(record["moves"]) > MAX_RECORD_EVENTS:
+        why = "more events than a game of this service may have"
+        raise _fail(None, "moves", f"at most {MAX_RECORD_EVENTS}", len(record["moves"]), why)
     earliest = record["created_at"]
     for index, entry in enumerate(record["moves"]):
         seq = index + 1
@@ -167,6 +177,9 @@ def _verify(record: object) -> Verdict:
             if not _is(entry.get(name), kind):
                 why = f"{name} is missing or mistyped"
                 raise _fail(seq, name, _type_name(kind), _short(entry.get(name)), why)
+        if salted and not (isinstance(entry.get("salt"), str) and SALT.fullmatch(entry["salt"])):
+            why = "a move of a complete record carries its salt (64 lowercase hex characters)"
+            raise _fail(seq, "salt", "64 hex characters", _short(entry.get("salt")), why)
         if TIMESTAMP.fullmatch(entry["at"]) is None or entry["at"] < earliest:
             expected = f"{TIME_FORMAT}, not before {earliest}"
             why = "not a time, or earlier than the time before it"
@@ -203,7 +216,8 @@ def _verify(record: object) -> Verdict:
         if entry["seq"] != expected_seq:
             raise _fail(expected_seq, "seq", expected_seq, entry["seq"],
                         "moves must be numbered 1, 2, 3, ... with no gap")  # fmt: skip
-        digest = move_hash(previous, entry["seq"], entry["seat"], entry["move"])
+        salt = entry["salt"] if salted else None
+        digest = move_hash(previous, entry["seq"], entry["seat"], entry["move"], salt)
         if digest != entry["hash"]:
             raise _fail(expected_seq, "hash", digest, entry["hash"],
                         "the hash does not chain from the previous one")  # fmt: skip

@@ -18,6 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from domain.errors import (
     AttemptExists,
+    DailyClosed,
     DailyNotFound,
     Forbidden,
     GameNotFound,
@@ -27,6 +28,7 @@ from domain.errors import (
     InvalidOptions,
     InvalidRequest,
     InvalidSeed,
+    LogFull,
     NotYourTurn,
     SeatTaken,
     StaleVersion,
@@ -100,6 +102,15 @@ KINDS: dict[str, ProblemKind] = _kinds(
                 {"detail": "seat 1 has already been joined"}),
     ProblemKind(409, "game-finished", "The game is over", "No move is accepted once it is over.",
                 {"detail": "the game is over"}),
+    ProblemKind(409, "daily-closed", "The day is over",
+                "A ranked attempt belongs to its UTC day: once the day is over its deal is "
+                "public, so no move is accepted and the attempt does not rank.",
+                {"detail": "the day of this ranked attempt (2026-11-22, UTC) is over"}),
+    ProblemKind(409, "game-too-long", "The game is too long",
+                "A game's log holds at most `limit` events (undo included): past that only "
+                "`resign` is accepted.",
+                {"detail": "this game has reached 2000 events, the most a game may have: only "
+                 "resign is accepted now", "limit": 2000}),
     ProblemKind(413, "body-too-large", "Request body too large", "The body is too large."),
     ProblemKind(422, "invalid-body", "The request body is not valid",
                 "Unknown or mistyped fields: `errors` names each.",
@@ -201,6 +212,10 @@ def problem_for(error: Exception) -> Problem:
         )
     if isinstance(error, GameOver):
         return Problem("game-finished", str(error))
+    if isinstance(error, DailyClosed):
+        return Problem("daily-closed", str(error))
+    if isinstance(error, LogFull):
+        return Problem("game-too-long", str(error), limit=error.limit)
     if isinstance(error, NotYourTurn):
         return Problem("not-your-turn", str(error), legal_moves=error.legal_moves)
     if isinstance(error, SeatTaken):

@@ -165,6 +165,8 @@ class DynamoStore:
             item["daily"] = {"S": json.dumps(record.daily)}
         if record.seats:
             item["seats"] = {"S": json.dumps(list(record.seats))}
+        if record.chain_key is not None:
+            item["chain_key"] = {"S": record.chain_key}
         return item
 
     def load(self, game_id: str) -> StoredGame | None:
@@ -341,6 +343,7 @@ class DynamoStore:
             finished_at=item["finished_at"]["S"] if "finished_at" in item else None,
             daily=json.loads(item["daily"]["S"]) if "daily" in item else None,
             seats=tuple(json.loads(item["seats"]["S"])) if "seats" in item else (),
+            chain_key=item["chain_key"]["S"] if "chain_key" in item else None,
         )
 
     def list_finished(self, ruleset: str | None, limit: int, cursor: str | None) -> Page:

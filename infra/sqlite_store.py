@@ -54,7 +54,8 @@ CREATE TABLE IF NOT EXISTS games (
     from_game       TEXT,
     finished_at     TEXT,
     daily           TEXT,
-    seats           TEXT
+    seats           TEXT,
+    chain_key       TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id         TEXT NOT NULL REFERENCES games(id),
@@ -103,7 +104,7 @@ CREATE INDEX IF NOT EXISTS games_finished_by_ruleset ON games (ruleset, finished
 """
 GAME_COLUMNS = (
     "id, ruleset, options, seed, seed_commitment, seed_known, created_at, token_hashes, "
-    "status, version, outcome, from_game, finished_at, daily, seats"
+    "status, version, outcome, from_game, finished_at, daily, seats, chain_key"
 )
 CURSOR_FIELDS = ("finished_at", "id")
 BUSY_TIMEOUT = 10.0
@@ -136,7 +137,7 @@ class SqliteStore:
     def _migrate(conn: sqlite3.Connection) -> None:
         """Files written by earlier versions gain the newer columns (all nullable)."""
         have = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
-        for column in ("from_game", "finished_at", "daily", "seats"):
+        for column in ("from_game", "finished_at", "daily", "seats", "chain_key"):
             if column not in have:
                 conn.execute(f"ALTER TABLE games ADD COLUMN {column} TEXT")
 
@@ -377,7 +378,7 @@ class SqliteStore:
         return int(rows[0][0]) + 1
 
 
-INSERT_GAME = f"INSERT INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+INSERT_GAME = f"INSERT INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
 
 
 def _game_row(record: GameRecord) -> tuple[Any, ...]:
@@ -397,6 +398,7 @@ def _game_row(record: GameRecord) -> tuple[Any, ...]:
         record.finished_at,
         None if record.daily is None else json.dumps(record.daily),
         json.dumps(list(record.seats)),
+        record.chain_key,
     )
 
 
@@ -418,6 +420,7 @@ def _record(row: tuple[Any, ...]) -> GameRecord:
         finished_at=row[12],
         daily=None if row[13] is None else json.loads(row[13]),
         seats=tuple(json.loads(row[14])) if row[14] else (),
+        chain_key=row[15],
     )
 
 

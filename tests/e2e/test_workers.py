@@ -81,7 +81,8 @@ def test_three_workers_racing_on_one_sqlite_file(tmp_path):
             assert seqs == list(range(1, len(seqs) + 1))  # no gap, no duplicate
             status, _, game = call(base, "GET", f"/v1/games/{gid}", token=token)
             log_ = [(m["seq"], m["seat"], m["move"], m["hash"]) for m in moves["moves"]]
-            assert chain_breaks(game["game"]["seed_commitment"], log_) == []
+            salts = [m["salt"] for m in moves["moves"]]
+            assert chain_breaks(game["game"]["seed_commitment"], log_, salts) == []
         # Every accepted move is in the log at the seq it was accepted as.
         for gid, seq in accepted:
             _, _, moves = call(base, "GET", f"/v1/games/{gid}/moves")

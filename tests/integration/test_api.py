@@ -138,7 +138,7 @@ def test_play_to_the_end_reveals_the_seed_and_a_sound_chain(client):
     log = client.get(f"/v1/games/{gid}/moves").json["moves"]
     assert len(log) == version
     chain = [(m["seq"], m["seat"], m["move"], m["hash"]) for m in log]
-    assert chain_breaks(game["seed_commitment"], chain) == []
+    assert chain_breaks(game["seed_commitment"], chain, [m["salt"] for m in log]) == []
     # A finished game accepts no move.
     assert_problem(move(client, created, version, {"type": "resign"}), 409, "game-finished")
     assert log_length(client, created) == version

@@ -67,9 +67,9 @@ def test_the_record_of_a_finished_game_downloads_and_verifies(client):
     record = r.json
     assert list(record) == ["format", "id", "ruleset", "options", "seed_commitment", "seed",
                             "created_at", "moves", "status", "outcome"]  # fmt: skip
-    assert record["format"] == "royal-court-record/1" and len(record["moves"]) == version
+    assert record["format"] == "royal-court-record/2" and len(record["moves"]) == version
     assert record["seed"] == final["game"]["seed"] and record["outcome"] == final["game"]["outcome"]
-    assert all(set(m) == {"seq", "seat", "move", "at", "hash"} for m in record["moves"])
+    assert all(set(m) == {"seq", "seat", "move", "at", "hash", "salt"} for m in record["moves"])
     verdict = client.post("/v1/records/verify", json=record).json
     assert verdict["valid"] is True and verdict["moves"] == version
     assert final["game"]["share"]["record"] == f"/v1/games/{gid}/record"

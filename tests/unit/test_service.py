@@ -15,7 +15,7 @@ from domain.errors import (
     Unauthenticated,
     UnknownRuleset,
 )
-from domain.record import chain_breaks
+from domain.record import chain_breaks, move_salt
 from domain.service import GameService, token_digest
 from tests.api_helpers import counting_secrets, fixed_clock
 from tests.fakes import InMemoryStore
@@ -68,7 +68,11 @@ def test_play_appends_a_chained_move(service, store):
     assert after.game["version"] == 1 and after.effects[0]["type"] == "attack"
     stored = store.load(gid)
     log = [(m.seq, m.seat, m.move, m.hash) for m in stored.moves]
-    assert chain_breaks(stored.record.seed_commitment, log) == []
+    key = stored.record.chain_key
+    assert key is not None  # a new game's moves are salted (record format 2)
+    salts = [move_salt(key, m.seq) for m in stored.moves]
+    assert chain_breaks(stored.record.seed_commitment, log, salts) == []
+    assert chain_breaks(stored.record.seed_commitment, log) == [1]  # no salt, no chain
 
 
 def test_reading_as_seat_and_as_spectator(service):

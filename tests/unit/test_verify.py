@@ -46,7 +46,8 @@ def rechain(record, start_seq=1):
         record["seed_commitment"] if start_seq == 1 else record["moves"][start_seq - 2]["hash"]
     )
     for entry in record["moves"][start_seq - 1 :]:
-        entry["hash"] = move_hash(previous, entry["seq"], entry["seat"], entry["move"])
+        salt = entry.get("salt")  # format 2: the salt given with the move
+        entry["hash"] = move_hash(previous, entry["seq"], entry["seat"], entry["move"], salt)
         previous = entry["hash"]
 
 
