@@ -109,6 +109,13 @@ class Verdict:
         )
 
 
+def nested_too_deeply() -> Verdict:
+    """The verdict on JSON nested past what can be read or hashed: no record of ours is (a
+    record's moves are a few levels deep), so it is a verdict like any other refusal."""
+    problem = Problem(None, "record", "a record", "JSON nested too deeply", "nested too deeply")
+    return Verdict(False, problems=[problem])
+
+
 class _Refused(Exception):
     def __init__(self, problem: Problem) -> None:
         self.problem = problem
@@ -140,8 +147,7 @@ def verify(record: object) -> Verdict:
     try:
         return _verify(record)
     except RecursionError:  # JSON nested past what can be hashed: no record of ours
-        refused = _fail(None, "record", "a record", "JSON nested too deeply", "nested too deeply")
-        return Verdict(False, problems=[refused.problem])
+        return nested_too_deeply()
     except _Refused as refused:
         name = record.get("ruleset") if isinstance(record, dict) else None
         return Verdict(False, name if isinstance(name, str) else None, problems=[refused.problem])

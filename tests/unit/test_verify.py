@@ -242,3 +242,32 @@ def test_the_documented_example_record_verifies():
     verdict = verify(example)
     assert verdict.valid, verdict.problems
     assert f"`court verify game.json` prints `{verdict.summary()}`" in text
+
+
+def test_a_record_of_format_1_still_verifies(record):
+    """Games stored before salts keep their unsalted chain and verify as they are."""
+    old = copy.deepcopy(record)
+    old["format"] = "royal-court-record/1"
+    for entry in old["moves"]:
+        del entry["salt"]
+    rechain(old)
+    verdict = verify(old)
+    assert verdict.valid, verdict.problems
+    assert not verify(record | {"format": "royal-court-record/1"}).valid  # salted: format 2
+
+
+def test_every_move_of_format_2_carries_its_salt(record):
+    for bad in (None, "", "ab" * 31, "AB" * 32, 7):
+        rec = copy.deepcopy(record)
+        rec["moves"][2]["salt"] = bad
+        if bad is None:
+            del rec["moves"][2]["salt"]
+        problem = first_problem(rec)
+        assert (problem.seq, problem.field) == (3, "salt")
+
+
+def test_a_changed_salt_breaks_the_chain(record):
+    rec = copy.deepcopy(record)
+    rec["moves"][1]["salt"] = "0" * 64
+    problem = first_problem(rec)
+    assert (problem.seq, problem.field) == (2, "hash")
