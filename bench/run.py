@@ -476,6 +476,47 @@ def bench_records() -> list[tuple[str, str, str]]:
     return rows
 
 
+def _longest_log(ruleset_id: str) -> tuple[GameService, str, str, int]:
+    """A casual game at the event cap (the costliest log a client can build): random moves
+    up to 200 events, then a move and its undo, over and over, to MAX_EVENTS."""
+    from domain.service import MAX_EVENTS
+    from tests.fakes import InMemoryStore
+
+    service = GameService(InMemoryStore(), utc_now, new_secret)
+    snap = service.create_game(ruleset_id, {"undo": True}, "bench-longest")
+    game_id, token, version, view = snap.game["id"], snap.token, 0, snap.view
+    step = 0
+    while version < MAX_EVENTS:
+        legal = [m for m in view["legal_moves"] if m["type"] != "resign"]
+        real = [m for m in legal if m["type"] != "undo"]
+        undo = version > 200 and {"type": "undo"} in legal and version % 2
+        move = {"type": "undo"} if undo else real[step % len(real)]
+        step += 1
+        snap = service.play(game_id, token, version, move)
+        if snap.game["status"] != "playing":
+            break
+        version, view = snap.game["version"], snap.view
+    return service, game_id, token, version
+
+
+def bench_longest_log() -> list[tuple[str, str, str]]:
+    """What the costliest cheap request costs: a replay step or a verification of a log at
+    the event cap, with no replay cache to help (issue 27: seconds of CPU, once)."""
+    service, game_id, token, version = _longest_log("risus-royale")
+    service.cache = None
+    step_s = min(_timings(lambda: service.replay_step(game_id, token, version), 3))
+    service.play(game_id, token, version, {"type": "resign"})
+    record = service.record(game_id, None)
+    assert verify(record).valid
+    verify_s = min(_timings(lambda: verify(record), 3))
+    undos = sum(m["move"]["type"] == "undo" for m in record["moves"])
+    where = f"risus-royale, {len(record['moves'])} events ({undos} undos)"
+    return [
+        (f"replay step at the event cap, no cache ({where})", f"{step_s:.2f} s", "<= 1 s"),
+        (f"verify of a record at the event cap ({where})", f"{verify_s:.2f} s", "<= 1 s"),
+    ]
+
+
 def bench_daily() -> list[tuple[str, str, str]]:
     """Choosing and rating a day's deals: what the day's first daily request pays."""
     from domain.daily import select
@@ -578,8 +619,10 @@ def main() -> None:
         + bench_adaman()
         + bench_service()
         + bench_records()
+        + bench_longest_log()
         + bench_daily()
         + bench_workers()
+        + bench_long_polls()
     )
 
 
@@ -650,13 +693,11 @@ def _throughput(workers: int, clients: int = 4, seconds: float = 4.0) -> float:
     import subprocess
     import sys
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = _free_port()
     with tempfile.TemporaryDirectory() as tmp:
         server = subprocess.Popen(
             [sys.executable, "-m", "handlers.cli", "serve", "--port", str(port),
-             "--db", f"{tmp}/court.db", "--workers", str(workers)],
+             "--db", f"{tmp}/court.db", "--workers", str(workers), "--games-per-minute", "0"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         try:
@@ -678,6 +719,26 @@ def _throughput(workers: int, clients: int = 4, seconds: float = 4.0) -> float:
     return sum(counts) / seconds
 
 
+def _free_port() -> int:
+    """A free loopback port: the kernel's choice, or one of ROYAL_TEST_PORTS=LOW-HIGH (a range
+    a shared host sets aside)."""
+    import os
+    import random
+    import socket
+
+    low, _, high = os.environ.get("ROYAL_TEST_PORTS", "").partition("-")
+    ports = [0] if not (low.isdigit() and high.isdigit()) else list(range(int(low), int(high) + 1))
+    random.shuffle(ports)
+    for port in ports:
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return int(s.getsockname()[1])
+    raise RuntimeError("no free port")
+
+
 def bench_workers() -> list[tuple[str, str, str]]:
     """Best of three runs each, taking turns (1, 2, 1, 2, ...): a shared host's noisy
     neighbours then cost both sides alike."""
@@ -693,6 +754,129 @@ def bench_workers() -> list[tuple[str, str, str]]:
             f"1 worker {one:,.0f}/s; 2 workers {two:,.0f}/s = {two / one:.2f}x",
             ">= 1.6x",
         )
+    ]
+
+
+def _latencies(base: str, seconds: float) -> tuple[list[float], list[float]]:
+    """GET /healthz and POST a move (on a game of its own), in turn, for `seconds`: the time
+    each took, over one keep-alive connection each."""
+    import http.client
+    import json as json_module
+
+    host, port = base.removeprefix("http://").split(":")
+    health = http.client.HTTPConnection(host, int(port), timeout=30)
+    moves = http.client.HTTPConnection(host, int(port), timeout=30)
+
+    def post(path: str, body: object, token: str | None = None) -> Json:
+        headers = {"Content-Type": "application/json"}
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        moves.request("POST", path, json_module.dumps(body), headers)
+        answer = moves.getresponse()
+        data: Json = json_module.loads(answer.read())
+        assert answer.status == 201, data
+        return data
+
+    health_times: list[float] = []
+    move_times: list[float] = []
+    game: Json = {}
+    n = 0
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        started = time.perf_counter()
+        health.request("GET", "/healthz")
+        health.getresponse().read()
+        health_times.append(time.perf_counter() - started)
+        if not game or game["game"]["status"] != "playing":
+            game = post("/v1/games", {"ruleset": "royal-assassin", "seed": f"lat-{n}"})
+            token, n = game["token"], n + 1
+        move = next(m for m in game["view"]["legal_moves"] if m["type"] != "resign")
+        started = time.perf_counter()
+        path = f"/v1/games/{game['game']['id']}/moves"
+        game = post(path, {"version": game["game"]["version"], "move": move}, token)
+        move_times.append(time.perf_counter() - started)
+    health.close()
+    moves.close()
+    return health_times, move_times
+
+
+def bench_long_polls(polls: int = 64, seconds: float = 5.0) -> list[tuple[str, str, str]]:
+    """/healthz and a move against `court serve --workers 1` (8 threads), alone and while
+    `polls` clients long-poll one game: each waits (`?wait=20`) or, answered at once for want of
+    a waiting place, asks again after `Retry-After`, as a well-behaved client does."""
+    import http.client
+    import json as json_module
+    import socket
+    import subprocess
+    import sys
+    import threading
+
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    stop = threading.Event()
+
+    def poller(game_id: str) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        try:
+            while not stop.is_set():
+                conn.request("GET", f"/v1/games/{game_id}?wait=20",
+                             headers={"If-None-Match": '"0"'})  # fmt: skip
+                answer = conn.getresponse()
+                answer.read()
+                stop.wait(float(answer.headers.get("Retry-After") or 0))
+        except (OSError, http.client.HTTPException):  # the server stopped under a wait
+            pass
+        finally:
+            conn.close()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "handlers.cli", "serve", "--port", str(port),
+             "--db", f"{tmp}/court.db", "--workers", "1", "--games-per-minute", "0",
+             "--no-prepare-daily"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        threads: list[threading.Thread] = []
+        try:
+            deadline = time.monotonic() + 30
+            while time.monotonic() < deadline:
+                try:
+                    socket.create_connection(("127.0.0.1", port), 0.5).close()
+                    break
+                except OSError:
+                    time.sleep(0.1)
+            alone = _latencies(base, seconds)
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            conn.request("POST", "/v1/games", '{"ruleset": "royal-assassin"}',
+                         {"Content-Type": "application/json"})  # fmt: skip
+            polled = json_module.loads(conn.getresponse().read())["game"]["id"]
+            conn.close()
+            threads = [threading.Thread(target=poller, args=(polled,)) for _ in range(polls)]
+            for t in threads:
+                t.start()
+            time.sleep(1)
+            loaded = _latencies(base, seconds)
+        finally:
+            stop.set()
+            server.terminate()
+            server.wait(10)
+            for t in threads:
+                t.join(1)
+
+    def figure(times: list[float]) -> str:
+        return f"p50 {statistics.median(times) * 1e3:.1f} ms, p99 {_pct(times, 0.99) * 1e3:.1f} ms"
+
+    return [
+        (
+            f"court serve /healthz under {polls} long-polls (alone)",
+            f"{figure(loaded[0])} ({figure(alone[0])})",
+            "< 100 ms (issue 27)",
+        ),
+        (
+            f"court serve POST move under {polls} long-polls (alone)",
+            f"{figure(loaded[1])} ({figure(alone[1])})",
+            "< 100 ms (issue 27)",
+        ),
     ]
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+import unicodedata
 from datetime import date as Date
 from typing import Any
 
@@ -36,6 +37,10 @@ BOT_GAMES = 200
 NOISE = 5  # one move in NOISE is a random one
 STARS = ((0.5, 1), (0.25, 2), (0.1, 3), (0.02, 4))  # (bot win share at least, stars); else 5
 NAME_LENGTH = 24
+SUFFIX_HEX = 8  # 32 bits: a chosen name and suffix takes ~2^32 new players to match by trial
+BLANK_FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\U0001d159")
+"""Letters and symbols that render as nothing: the Hangul fillers, BRAILLE PATTERN BLANK and
+MUSICAL SYMBOL NULL NOTEHEAD. (Spaces, format and control characters are refused anyway.)"""
 
 
 def candidate_seed(secret: bytes, date: str, ruleset_id: str, k: int) -> str:
@@ -151,8 +156,23 @@ def leaderboard_key(result: str, score: int, moves: int, finished_at: str, game_
     return f"{won}|{inverted:010d}|{min(moves, 999_999):06d}|{finished_at}|{game_id}"
 
 
+def visible(char: str) -> bool:
+    """Whether one character draws something by itself: a letter, number, punctuation or
+    symbol, and not one of the fillers that render blank (marks only decorate another).
+
+    >>> [visible(c) for c in "A7!♛"], [visible(c) for c in "\u3164\u2800\u0301 "]
+    ([True, True, True, True], [False, False, False, False])
+    """
+    return unicodedata.category(char)[0] in "LNPS" and char not in BLANK_FILLERS
+
+
 def display_name(name: object, player_id: str) -> str:
-    """The name as shown: trimmed, checked, with a short suffix so that duplicates differ."""
+    """The name as shown: trimmed, checked, with a suffix of 8 hex characters (32 bits) so
+    that duplicates differ and nobody can pass for another player by trying new ones.
+
+    Refused: control, format and unassigned characters, spaces other than the ASCII one, and a
+    name with nothing visible (fillers, combining marks and spaces only). A stored name is never
+    checked again: names made under older rules (4-character suffixes) show as they were."""
     if not isinstance(name, str):
         raise InvalidRequest("name", "a name is a string")
     trimmed = name.strip()
@@ -160,4 +180,6 @@ def display_name(name: object, player_id: str) -> str:
         raise InvalidRequest("name", f"a name is 1 to {NAME_LENGTH} characters")
     if not trimmed.isprintable():
         raise InvalidRequest("name", "a name has no control or invisible characters")
-    return f"{trimmed}#{hashlib.sha256(player_id.encode()).hexdigest()[:4]}"
+    if not any(visible(c) for c in trimmed):
+        raise InvalidRequest("name", "a name needs a visible letter, digit or symbol")
+    return f"{trimmed}#{hashlib.sha256(player_id.encode()).hexdigest()[:SUFFIX_HEX]}"

@@ -12,6 +12,7 @@ import hmac
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from domain.capabilities import AnyRuleset, GameEntry
@@ -78,6 +79,15 @@ def token_digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
+def epoch(at: str) -> int:
+    """Unix seconds of a time as the clock gives it (ISO 8601, UTC).
+
+    >>> epoch("2026-11-22T00:00:00.000Z")
+    1795305600
+    """
+    return int(datetime.fromisoformat(at).timestamp())
+
+
 def logged(event: MoveEvent, shown: Json, chain_key: str | None) -> Json:
     """A move as published in logs and records (the Idempotency-Key stays private), with
     `shown`, the move as the requester may see it (the ruleset's `public_log`). Its `salt`
@@ -104,8 +114,11 @@ class GameService:
         daily_secret: bytes | Callable[[], bytes] = b"",
         replay_cache: ReplayCache | None = None,
         first_day: str = FIRST_DAY,
+        game_ttl: int | None = None,
     ) -> None:
         self.store = store
+        # Seconds an unfinished casual game lives after its last move (None: for good).
+        self.game_ttl = game_ttl or None
         self.first_day = first_day  # the first day with a daily challenge
         self.clock = clock
         self.new_secret = new_secret
@@ -219,22 +232,36 @@ class GameService:
         if not 1 <= limit <= MAX_PAGE:
             raise InvalidRequest("limit", f"limit must be from 1 to {MAX_PAGE}")
         page = self.store.list_finished(ruleset_id, limit, cursor)
-        games = [
-            {
-                "id": r.id,
-                "ruleset": r.ruleset,
-                "status": r.status,
-                "outcome": r.outcome,
-                "moves": r.version,
-                "created_at": r.created_at,
-                "finished_at": r.finished_at,
-                "seed_commitment": r.seed_commitment,
-                "seed": r.seed,  # public: the game is over
-                "record": f"/v1/games/{r.id}/record",
-            }
-            for r in page.records
-        ]
+        games = [self._finished_json(r) for r in page.records]
         return {"games": games, "cursor": page.cursor}
+
+    def _finished_json(self, r: GameRecord) -> Json:
+        """A finished game in the public listing: its seed only once it may be shown (a ranked
+        daily game's not before its day is over, when the day's seed is public anyway)."""
+        out: Json = {
+            "id": r.id,
+            "ruleset": r.ruleset,
+            "status": r.status,
+            "outcome": r.outcome,
+            "moves": r.version,
+            "created_at": r.created_at,
+            "finished_at": r.finished_at,
+            "seed_commitment": r.seed_commitment,
+        }
+        if self._seed_public(r, True):
+            out["seed"] = r.seed
+        out["record"] = f"/v1/games/{r.id}/record"
+        return out
+
+    def game_version(self, game_id: str) -> int:
+        """The number of moves in the game's log, from one small read: what a long-poll
+        checks while it waits (it has read the game, with its seat's checks, already)."""
+        if GAME_ID.fullmatch(game_id) is None:
+            raise GameNotFound(f"no game {game_id[:80]!r}")
+        version = self.store.version(game_id)
+        if version is None:
+            raise GameNotFound(f"no game {game_id!r}")
+        return version
 
     # ---- commands --------------------------------------------------------------------------
 
@@ -270,6 +297,8 @@ class GameService:
         record, game, token, invites = self._deal(
             ruleset, full_options, game_seed, seed_known, seat_list, from_game=from_game
         )
+        if self.game_ttl is not None:  # a casual game: it expires unless it is played
+            record = replace(record, expires_at=epoch(record.created_at) + self.game_ttl)
         self.store.create(record)
         creator = self._creator_seat(record)
         stored, game, effects = self._play_bots(StoredGame(record), game, creator)
@@ -517,6 +546,10 @@ class GameService:
                                          daily["player"], daily["name"], outcome["result"],
                                          outcome["score"], seq, at)  # fmt: skip
             finish = Finish(ruleset.status(playing.state), outcome, at, ruleset.id, entry)
+        elif (renewed := self._renewed_expiry(record, at)) is not None:
+            # Before the move, so that a game cannot expire under an accepted one.
+            self.store.touch(record.id, renewed)
+            record = replace(record, expires_at=renewed)
         self.store.append(record.id, version, event, finish)
         game.take(playing)
         if finish is not None:
@@ -526,8 +559,17 @@ class GameService:
                 outcome=finish.outcome,
                 finished_at=finish.at,
                 version=seq,
+                expires_at=None,  # removed by the finishing write: a finished game is kept
             )
         return StoredGame(record, (*stored.moves, event)), effects
+
+    def _renewed_expiry(self, record: GameRecord, at: str) -> int | None:
+        """A casual game's new expiry if a move at `at` is to push it back: only once less
+        than half its time is left, so that most moves cost no write more."""
+        ttl, expires = self.game_ttl, record.expires_at
+        if ttl is None or expires is None or expires - epoch(at) >= ttl / 2:
+            return None
+        return epoch(at) + ttl
 
     @staticmethod
     def _bot_due(record: GameRecord, game: Playthrough) -> int | None:
@@ -604,6 +646,29 @@ class GameService:
                 raise StoreUnavailable("no daily secret is configured", retry_after=60)
             kept = self.store.save_daily(select(game, self._daily_secret, day))
         return kept
+
+    def prepare_daily(self, days: int = 2) -> list[str]:
+        """Choose and keep the deals of today and the `days - 1` days after it (UTC), so that no
+        player's first request of a day waits for the solver (that lazy path stays, as the
+        fallback). Run on a schedule (docs/daily.md); what is kept already costs one read.
+
+        Keeping tomorrow's deal early shows nothing: every endpoint refuses a day that has
+        not begun (404) before it reads a deal. Returns "date/ruleset" of each deal chosen
+        by this call (an empty list when all were there)."""
+        first = date.fromisoformat(self.today())
+        chosen: list[str] = []
+        for offset in range(days):
+            day = (first + timedelta(days=offset)).isoformat()
+            for game in GAMES.values():
+                if game.ruleset.max_seats == 1 and self.store.load_daily(day, game.id) is None:
+                    self._daily_deal(day, game)
+                    chosen.append(f"{day}/{game.id}")
+        return chosen
+
+    def delete_expired(self) -> int:
+        """Delete the unfinished casual games whose time is up (docs/api.md, "Limits"): run on
+        a schedule by `court serve`; on DynamoDB the table's TTL does it instead (0 here)."""
+        return self.store.delete_expired(epoch(self.clock()))
 
     def create_player(self, name: object) -> Json:
         player_id = self.new_secret()[:16]
@@ -727,6 +792,10 @@ class GameService:
         stored = self.store.load(game_id)
         if stored is None:
             raise GameNotFound(f"no game {game_id!r}")
+        expires = stored.record.expires_at
+        if expires is not None and expires <= epoch(self.clock()):
+            # Expired, whether or not the store has deleted it yet (DynamoDB's TTL takes days).
+            raise GameNotFound(f"no game {game_id!r} (it expired unplayed)")
         return stored
 
     @staticmethod

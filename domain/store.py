@@ -45,6 +45,10 @@ class GameRecord:
     chain_key: str | None = None
     """The secret the salts of the hash chain derive from (domain/record.py `move_salt`):
     never shown, whoever asks. None: a game stored before salts (record format 1)."""
+    expires_at: int | None = None
+    """When an unfinished casual game nobody moves in is deleted (Unix seconds, UTC): set at
+    creation, pushed back by moves, removed by the finishing move. None: kept for good (a
+    finished game, a ranked daily attempt, or games made while expiry was off)."""
 
     @property
     def seat_list(self) -> tuple[Json, ...]:
@@ -201,10 +205,23 @@ class GameStore(Protocol):
     def load(self, game_id: str) -> StoredGame | None:
         """The record and every move, in order, in one consistent read; None if unknown."""
 
+    def version(self, game_id: str) -> int | None:
+        """The number of moves in the game's log, None if there is no such game: one small
+        consistent read, never the log itself (what a long-poll checks while it waits)."""
+
     def append(
         self, game_id: str, expected_version: int, event: MoveEvent, finish: Finish | None
     ) -> None:
-        """Append move `expected_version + 1` atomically, or raise VersionConflict."""
+        """Append move `expected_version + 1` atomically, or raise VersionConflict. A finish
+        also removes the record's expiry, in the same write."""
+
+    def touch(self, game_id: str, expires_at: int) -> None:
+        """Push the game's expiry back to `expires_at`, only if it has one (a finished game
+        never gains one again) and only later, never earlier; nothing if there is no game."""
+
+    def delete_expired(self, now: int) -> int:
+        """Delete every game (record and moves) whose expiry is `now` or earlier; how many.
+        A store whose engine expires items itself (DynamoDB TTL) deletes nothing here."""
 
     def join(self, game_id: str, seat: int, invite_hash: str, token_hash: str) -> None:
         """Give `seat` its token, at once and only once: SeatTaken if it has one already,

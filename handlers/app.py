@@ -6,19 +6,24 @@ Every error is an RFC 9457 problem (`application/problem+json`) and appends noth
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import logging
+import re
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, Response, g, request, send_from_directory
+from flask import Blueprint, Flask, Response, g, request, send_from_directory
 from flask_cors import CORS
 
 from domain.errors import Unauthenticated
 from domain.service import GameService
-from domain.verify import verify
+from domain.verify import nested_too_deeply, verify
+from handlers.limits import RateLimiter
 from handlers.problems import Problem, problem_for
 from handlers.schemas import (
     CreateGameRequest,
@@ -40,6 +45,14 @@ WEB_CSP = (
     "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
 )
 """The web client's pages: only its own files, no inline script, no framing."""
+DOCS_CSP = (
+    "default-src 'self'; script-src 'self'{scripts}; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+"""Swagger UI (`/docs`): its own files, its one inline script by hash, no framing. Its
+components set inline styles, which is all 'unsafe-inline' allows here."""
+_INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.S)
 access_log = logging.getLogger("royal_court.access")
 
 _create_schema = CreateGameRequest()
@@ -51,10 +64,13 @@ _leaderboard_schema = LeaderboardQuery()
 _join_schema = JoinRequest()
 _read_schema = ReadGameQuery()
 WAIT_POLL_SECONDS = 0.5
-"""How often a long-poll (`?wait=`) reads the game again: one store read each time."""
+"""How often a long-poll (`?wait=`) checks the game's version while it waits: one small store
+read each time (`GameStore.version`); the game is read whole only once it has changed."""
+WAIT_RETRY_SECONDS = 1
+"""`Retry-After` of a long-poll answered at once because every waiting place was taken."""
 
 
-def _json_body(limit: int = MAX_BODY_BYTES) -> Any:
+def _json_body(limit: int = MAX_BODY_BYTES, *, refuse_deep: bool = True) -> Any:
     data = request.get_data(cache=True)  # raises 413 past MAX_CONTENT_LENGTH
     if len(data) > limit:
         raise Problem("body-too-large", f"bodies here are limited to {limit} bytes")
@@ -63,6 +79,8 @@ def _json_body(limit: int = MAX_BODY_BYTES) -> Any:
     try:
         return json.loads(data, parse_constant=_not_json)
     except RecursionError:
+        if not refuse_deep:  # the caller answers it (verify: a verdict)
+            raise
         raise Problem("malformed-json", "nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as e:
         raise Problem("malformed-json", str(e)) from None
@@ -101,14 +119,78 @@ def _etag(version: int) -> str:
     return f'"{version}"'
 
 
+def _if_none_match(version: int) -> bool:
+    """Whether the request's If-None-Match matches this version's ETag: one of a list, or `*`
+    (RFC 9110: weak comparison)."""
+    return request.if_none_match.contains_weak(str(version))
+
+
+def _client_gone() -> bool:
+    """Whether the client has hung up (waitress tells; the test client never does)."""
+    gone = request.environ.get("waitress.client_disconnected")
+    return bool(gone is not None and gone())
+
+
+def _limited(limiter: RateLimiter | None, what: str) -> None:
+    """429 if this client has created too many `what` lately (docs/api.md, "Limits")."""
+    if limiter is None:
+        return
+    wait = limiter.take(request.remote_addr)
+    if wait:
+        raise Problem(
+            "too-many-requests",
+            f"at most {limiter.per_minute:g} {what} a minute from one address; retry in {wait} s",
+            {"Retry-After": str(wait)},
+        )
+
+
+def _api_headers(response: Response) -> Response:
+    """Every /v1 answer may carry a token or a seat's private view, or depends on the
+    Authorization header: no cache may keep it, and any cache must key it by that header.
+    `Vary` values (flask-cors adds `Origin`) are merged into one header."""
+    if request.path.startswith("/v1/"):
+        response.headers.setdefault("Cache-Control", "no-store")
+        response.headers.add("Vary", "Authorization")
+    values = response.headers.getlist("Vary")
+    if len(values) > 1 or request.path.startswith("/v1/"):
+        merged: dict[str, str] = {}
+        for value in values:
+            for name in value.split(","):
+                if name.strip():
+                    merged.setdefault(name.strip().lower(), name.strip())
+        response.headers["Vary"] = ", ".join(merged.values())
+    return response
+
+
 def create_app(
     service: GameService,
     *,
     cors_origins: Sequence[str] | str = "*",
     docs_enabled: bool = True,
+    long_polls: int | None = None,
+    games_per_minute: float = 0,
+    players_per_minute: float = 0,
 ) -> Flask:
+    """The API over `service`.
+
+    `long_polls`: at most this many requests wait at once (`?wait=`); another is answered at
+    once, with `Retry-After` (None: no bound; `court serve` passes its `--long-polls`).
+    `games_per_minute`, `players_per_minute`: per-client rate limits on creating games and
+    players (0: none; `court serve` turns them on).
+    """
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_RECORD_BYTES  # each route sets its own, lower
+    app.config.update(
+        LONG_POLLS=long_polls,
+        GAMES_PER_MINUTE=games_per_minute,
+        PLAYERS_PER_MINUTE=players_per_minute,
+    )
+    waiting = None if long_polls is None else threading.BoundedSemaphore(max(0, long_polls))
+    games_limit = RateLimiter(games_per_minute) if games_per_minute > 0 else None
+    players_limit = RateLimiter(players_per_minute) if players_per_minute > 0 else None
+    # Registered before flask-cors's own hook, so it runs after it (Flask runs them in
+    # reverse) and sees its `Vary: Origin`.
+    app.after_request(_api_headers)
     CORS(
         app,
         origins=cors_origins,
@@ -153,6 +235,7 @@ def create_app(
 
     @app.post("/v1/games")
     def create_game() -> Response:
+        _limited(games_limit, "games")
         body = _create_schema.load(_json_body())
         snap = service.create_game(
             body["ruleset"], body["options"], body.get("seed"), body.get("from_game"),
@@ -182,18 +265,39 @@ def create_app(
         query = _read_schema.load(request.args.to_dict())
         token = _bearer_token()
         snap = service.read_game(game_id, token)
-        known = request.headers.get("If-None-Match")
-        deadline = time.monotonic() + query.get("wait", 0.0)
-        while known == _etag(snap.game["version"]) and time.monotonic() < deadline:
-            time.sleep(min(WAIT_POLL_SECONDS, max(deadline - time.monotonic(), 0.0)))
-            snap = service.read_game(game_id, token)
-        etag = _etag(snap.game["version"])
-        headers = {"ETag": etag, "Vary": "Authorization", "Cache-Control": "no-cache"}
-        if known == etag:
+        headers = {}
+        wait = query.get("wait", 0.0)
+        # `*` matches every version: waiting could never end in anything but 304.
+        if wait > 0 and _if_none_match(snap.game["version"]) and not request.if_none_match.star_tag:
+            if waiting is None or waiting.acquire(blocking=False):
+                try:
+                    snap = _wait_for_change(game_id, token, snap, time.monotonic() + wait)
+                finally:
+                    if waiting is not None:
+                        waiting.release()
+            else:  # every waiting place is taken: the state now, and when to ask again
+                headers["Retry-After"] = str(WAIT_RETRY_SECONDS)
+        headers["ETag"] = _etag(snap.game["version"])
+        if _if_none_match(snap.game["version"]):
             resp = Response(status=304)
             resp.headers.update(headers)
             return resp
         return _json({"game": snap.game, "view": snap.view}, 200, headers)
+
+    def _wait_for_change(game_id: str, token: str | None, snap: Any, deadline: float) -> Any:
+        """The game once its version no longer matches If-None-Match, or as it is at the
+        deadline. Waiting reads only the version (one small read); the game is read whole
+        again only when that has changed."""
+        seen = snap.game["version"]
+        while (left := deadline - time.monotonic()) > 0 and not _client_gone():
+            time.sleep(min(WAIT_POLL_SECONDS, left))
+            version = service.game_version(game_id)
+            if version != seen:
+                snap = service.read_game(game_id, token)
+                seen = snap.game["version"]
+                if not _if_none_match(seen):
+                    break
+        return snap
 
     @app.post("/v1/games/<game_id>/moves")
     def play(game_id: str) -> Response:
@@ -219,14 +323,13 @@ def create_app(
     def record(game_id: str) -> Response:
         body = service.record(game_id, _bearer_token())
         disposition = f'attachment; filename="royal-court-{body["id"]}.json"'
-        headers = {"Content-Disposition": disposition, "Vary": "Authorization"}
-        return _json(body, 200, headers)
+        return _json(body, 200, {"Content-Disposition": disposition})
 
     @app.get("/v1/games/<game_id>/replay")
     def replay_step(game_id: str) -> Response:
         query = _replay_schema.load(request.args.to_dict())
         step = service.replay_step(game_id, _bearer_token(), query["at"])
-        return _json(step, 200, {"Vary": "Authorization"})
+        return _json(step, 200)
 
     @app.get("/v1/daily/<date>")
     def daily(date: str) -> Response:
@@ -234,11 +337,13 @@ def create_app(
 
     @app.post("/v1/players")
     def create_player() -> Response:
+        _limited(players_limit, "players")
         body = _player_schema.load(_json_body())
         return _json(service.create_player(body["name"]), 201)
 
     @app.post("/v1/daily/<date>/<ruleset>/games")
     def start_daily(date: str, ruleset: str) -> Response:
+        _limited(games_limit, "games")
         snap = service.start_daily(date, ruleset, _bearer_token())
         game_id = g.created_game_id = snap.game["id"]
         return _json(
@@ -253,12 +358,17 @@ def create_app(
         board = service.leaderboard(
             date, ruleset, query["limit"], query.get("cursor"), _bearer_token()
         )
-        return _json(board, 200, {"Vary": "Authorization", "Cache-Control": "no-cache"})
+        return _json(board, 200)
 
     @app.post("/v1/records/verify")
     def verify_record() -> Response:
-        # Any JSON at all: a hostile record is a verdict (valid: false), never an error.
-        return _json(verify(_json_body(MAX_RECORD_BYTES)).to_json())
+        # Any JSON at all: a hostile record is a verdict (valid: false), never an error;
+        # JSON too deep to parse here is one too.
+        try:
+            record = _json_body(MAX_RECORD_BYTES, refuse_deep=False)
+        except RecursionError:
+            return _json(nested_too_deeply().to_json())
+        return _json(verify(record).to_json())
 
     @app.get("/openapi.yaml")
     def openapi() -> Response:
@@ -309,7 +419,22 @@ def _add_docs(app: Flask) -> None:
     """Swagger UI from the flask-swagger-ui package's own files: no CDN."""
     from flask_swagger_ui import get_swaggerui_blueprint
 
-    blueprint = get_swaggerui_blueprint(
+    blueprint: Blueprint = get_swaggerui_blueprint(
         "/docs", "/openapi.yaml", config={"app_name": "Royal Court API"}
     )
+
+    @blueprint.after_request
+    def no_framing(response: Response) -> Response:
+        """Swagger UI may not be framed (clickjacking), nor run any script but its own."""
+        scripts = ""
+        if response.mimetype == "text/html" and not response.direct_passthrough:
+            scripts = "".join(
+                " 'sha256-" + base64.b64encode(hashlib.sha256(body).digest()).decode() + "'"
+                for body in _INLINE_SCRIPT.findall(response.get_data())
+            )
+        response.headers["Content-Security-Policy"] = DOCS_CSP.format(scripts=scripts)
+        response.headers["X-Frame-Options"] = "DENY"
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        return response
+
     app.register_blueprint(blueprint)

@@ -60,13 +60,13 @@ def _read_text(path: str) -> str:
         raise UsageError(f"cannot read {path}: {e.strerror}") from None
 
 
-LOGGED_FIELDS = frozenset({"seq", "seat", "move", "at", "hash"})
+LOGGED_FIELDS = frozenset({"seq", "seat", "move", "at", "hash", "salt"})
 
 
 def _seated(item: object) -> tuple[int | None, object]:
     """A logged move is a move object (played by the seat to move), `{"seat": n, "move":
     {...}}` when seats are named, or an entry of the API's move log (`seq`, `seat`, `move`,
-    `at`, `hash`) as is."""
+    `at`, `hash`, and `salt` in record format 2) as is."""
     if (
         isinstance(item, dict)
         and {"seat", "move"} <= set(item) <= LOGGED_FIELDS
@@ -120,7 +120,8 @@ def cmd_record(args: argparse.Namespace) -> int:
         env = Settings.from_env()
         settings = Settings(store=args.store or env.store, db=args.db or env.db,
                             table=args.table or env.table, endpoint_url=args.endpoint_url
-                            or env.endpoint_url, region=env.region)  # fmt: skip
+                            or env.endpoint_url, region=env.region,
+                            game_ttl_days=env.game_ttl_days)  # fmt: skip
         try:
             record = build_service(settings).record(args.game_id, args.token)
         except GameNotFound as e:
@@ -434,7 +435,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from domain.errors import StoreUnavailable
     from handlers.app import create_app
     from handlers.config import Settings, build_service
-    from handlers.server import listen, run
+    from handlers.server import fitting_connection_limit, listen, raise_fd_limit, run
 
     env = Settings.from_env()
     settings = Settings(
@@ -449,6 +450,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         daily_secret_param=env.daily_secret_param,
         leaderboard_shards=env.leaderboard_shards,
         replay_cache=env.replay_cache,
+        game_ttl_days=env.game_ttl_days,
     )
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     # waitress warns "Task queue depth is N" on every request queued behind busy threads: a
@@ -461,6 +463,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except StoreUnavailable as e:
         raise UsageError(f"cannot use the {settings.store} store: {e}") from None
     workers = args.workers or os.cpu_count() or 1
+    for flag in ("threads", "connection_limit", "idle_timeout"):
+        if getattr(args, flag) < 1:
+            raise UsageError(f"--{flag.replace('_', '-')} must be at least 1")
+    for flag in ("long_polls", "games_per_minute", "players_per_minute"):
+        if (getattr(args, flag) or 0) < 0:
+            raise UsageError(f"--{flag.replace('_', '-')} must be 0 or more")
+    long_polls = max(0, args.threads - 2) if args.long_polls is None else args.long_polls
+    # Each connection is an open file: raise the soft limit to the hard one (workers inherit
+    # it), and keep the connection limit within it.
+    connection_limit = fitting_connection_limit(args.connection_limit, raise_fd_limit())
+    if connection_limit < args.connection_limit:
+        print(
+            f"court serve: --connection-limit {args.connection_limit} does not fit the open-file "
+            f"limit (ulimit -n); using {connection_limit}",
+            file=sys.stderr,
+            flush=True,
+        )
     try:
         sock = listen(args.host, args.port)
     except OSError as e:
@@ -477,14 +496,29 @@ def cmd_serve(args: argparse.Namespace) -> int:
     serve_settings = replace(settings, create_table=False)
 
     def make_app() -> Any:
-        return create_app(build_service(serve_settings), cors_origins=list(settings.cors_origins))
+        return create_app(
+            build_service(serve_settings),
+            cors_origins=list(settings.cors_origins),
+            long_polls=long_polls,
+            games_per_minute=args.games_per_minute,
+            players_per_minute=args.players_per_minute,
+        )
+
+    def background() -> None:  # in worker 0 only, after the fork (docs/daily.md, docs/api.md)
+        from handlers.background import delete_expired, prepare_daily
+
+        if not args.no_prepare_daily:
+            prepare_daily(lambda: build_service(serve_settings))
+        if settings.game_ttl is not None:
+            delete_expired(lambda: build_service(serve_settings))
 
     run(
         make_app,
         sock,
         workers,
+        background=background,
         threads=args.threads,
-        connection_limit=args.connection_limit,
+        connection_limit=connection_limit,
         channel_timeout=args.idle_timeout,
         ident="royal-court",
     )
@@ -651,14 +685,39 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--connection-limit",
         type=int,
-        default=1000,
-        help="open connections at most; idle ones do not hold a thread (default 1000)",
+        default=10_000,
+        help="open connections per worker at most; idle ones hold no thread (default 10000, "
+        "less if the open-file limit is lower)",
+    )
+    p.add_argument(
+        "--long-polls",
+        type=int,
+        help="long-polls (?wait=) waiting at once per worker; the others are answered at once "
+        "with Retry-After (default: threads - 2, so two threads stay free)",
+    )
+    p.add_argument(
+        "--games-per-minute",
+        type=float,
+        default=60,
+        help="games one client address may create a minute, per worker (0: no limit; default 60)",
+    )
+    p.add_argument(
+        "--players-per-minute",
+        type=float,
+        default=10,
+        help="players one client address may create a minute, per worker (0: no limit; default 10)",
     )
     p.add_argument(
         "--idle-timeout",
         type=int,
         default=30,
         help="seconds before an idle or stalled connection is closed (default 30)",
+    )
+    p.add_argument(
+        "--no-prepare-daily",
+        action="store_true",
+        help="do not choose today's and tomorrow's daily deals in the background (at start, "
+        "then every 10 minutes); the first request of a day then chooses them (seconds)",
     )
     p.set_defaults(func=cmd_serve)
     return parser

@@ -4,10 +4,12 @@ Environment (all optional): ROYAL_STORE (sqlite|dynamodb), ROYAL_DB (SQLite file
 ./court.db), ROYAL_TABLE (DynamoDB table, default royal-court), ROYAL_DYNAMODB_ENDPOINT (e.g.
 DynamoDB Local), AWS_REGION, ROYAL_CORS_ORIGINS (comma-separated, default *),
 ROYAL_LEADERBOARD_SHARDS (DynamoDB partitions per day's board, default 1), ROYAL_REPLAY_CACHE
-(games kept replayed per process, default 1024; 0 turns it off), and the daily
-secret: ROYAL_DAILY_SECRET (the secret itself), or ROYAL_DAILY_SECRET_PARAM (the name of an SSM
-SecureString parameter, read once per cold start); with neither, on SQLite, a secret made once
-and kept next to the database file (mode 0600).
+(games kept replayed per process, default 1024; 0 turns it off), ROYAL_GAME_TTL_DAYS (days
+after which an unfinished casual game nobody moved in is deleted, default 30; 0 keeps them
+for good), and the daily secret: ROYAL_DAILY_SECRET (the secret itself), or
+ROYAL_DAILY_SECRET_PARAM (the name of an SSM SecureString parameter, read once per cold
+start); with neither, on SQLite, a secret made once and kept next to the database file (mode
+0600).
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ class Settings:
     daily_secret_param: str | None = None
     leaderboard_shards: int = 1
     replay_cache: int = 1024  # games kept replayed per process; 0 turns the cache off
+    game_ttl_days: float = 30.0  # unfinished casual games unmoved this long are deleted; 0: never
 
     @classmethod
     def from_env(cls, default_store: str = "sqlite") -> Settings:
@@ -62,14 +65,20 @@ class Settings:
             daily_secret_param=env.get("ROYAL_DAILY_SECRET_PARAM") or None,
             leaderboard_shards=int(env.get("ROYAL_LEADERBOARD_SHARDS", "1")),
             replay_cache=int(env.get("ROYAL_REPLAY_CACHE", "1024")),
+            game_ttl_days=float(env.get("ROYAL_GAME_TTL_DAYS", "30")),
         )
+
+    @property
+    def game_ttl(self) -> int | None:
+        """The games' time to live in seconds, None when they never expire."""
+        return round(self.game_ttl_days * 86_400) or None
 
 
 def build_store(settings: Settings) -> GameStore:
     if settings.store == "sqlite":
         from infra.sqlite_store import SqliteStore
 
-        return SqliteStore(settings.db)
+        return SqliteStore(settings.db, settings.game_ttl)
     if settings.store == "dynamodb":
         from infra.dynamo_store import DynamoStore, make_client
 
@@ -105,4 +114,6 @@ def daily_secret(settings: Settings) -> bytes:
 def build_service(settings: Settings) -> GameService:
     cache = ReplayCache(settings.replay_cache) if settings.replay_cache > 0 else None
     secret = lambda: daily_secret(settings)  # noqa: E731 (read on first need, once)
-    return GameService(build_store(settings), utc_now, new_secret, secret, cache)
+    return GameService(
+        build_store(settings), utc_now, new_secret, secret, cache, game_ttl=settings.game_ttl
+    )

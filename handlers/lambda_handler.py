@@ -9,6 +9,8 @@ any OpenAPI viewer reads it (or `make run` serves `/docs` locally).
 from __future__ import annotations
 
 import gc
+import json
+from typing import Any
 
 # A cold start allocates a few hundred thousand objects that live as long as the process
 # (modules, botocore's service model, the app). Collecting mid-import finds no garbage among
@@ -22,10 +24,20 @@ from handlers.app import create_app  # noqa: E402
 from handlers.config import Settings, build_service  # noqa: E402
 
 settings = Settings.from_env(default_store="dynamodb")
-app = create_app(
-    build_service(settings), cors_origins=list(settings.cors_origins), docs_enabled=False
-)
+service = build_service(settings)
+app = create_app(service, cors_origins=list(settings.cors_origins), docs_enabled=False)
 handler = make_lambda_handler(app)
+
+
+def prepare_daily(event: dict[str, Any], context: object) -> dict[str, Any]:
+    """The scheduled entry (an EventBridge rule in serverless.yml, daily before midnight UTC):
+    choose and keep today's and tomorrow's daily deals, so that no player's first request of
+    a day waits for the solver. A failure raises: Lambda retries the invocation, and the lazy
+    path (the first request chooses the deal) remains the fallback."""
+    chosen = service.prepare_daily()
+    print(json.dumps({"prepared": chosen, "scheduled_at": event.get("time")}))
+    return {"prepared": chosen}
+
 
 gc.freeze()
 gc.enable()

@@ -48,7 +48,7 @@ def _problem(*slugs: str, description: str | None = None) -> dict[str, Any]:
         "description": text,
         "content": {"application/problem+json": {"schema": "Problem", "example": example}},
     }
-    if "store-unavailable" in slugs:
+    if "store-unavailable" in slugs or "too-many-requests" in slugs:
         response["headers"] = {
             "Retry-After": {"schema": {"type": "integer"}, "description": "Seconds."}
         }
@@ -63,6 +63,11 @@ def _json(schema: str, description: str, example: Any = None, **extra: Any) -> d
 
 
 UNAVAILABLE = _problem("store-unavailable")
+RATE_LIMITED = _problem(
+    "too-many-requests",
+    description="`court serve` only: this client address created too many games or players "
+    "lately (per-client limits, docs/api.md). Retry after `Retry-After` seconds.",
+)
 NOT_FOUND = _problem("game-not-found")
 MALFORMED = _problem("malformed-json")
 TOO_LARGE = _problem("body-too-large", description=f"The body is over {MAX_BODY_BYTES} bytes.")
@@ -327,6 +332,7 @@ def _daily_paths(spec: APISpec) -> None:
                     "201": _json("CreatedPlayer", "The player and its token, once."),
                     "400": MALFORMED,
                     "422": _problem("invalid-request", "invalid-body"),
+                    "429": RATE_LIMITED,
                     "503": UNAVAILABLE,
                 },
             }
@@ -349,6 +355,7 @@ def _daily_paths(spec: APISpec) -> None:
                     "404": _problem("daily-not-found"),
                     "409": _problem("already-played"),
                     "422": _problem("unknown-ruleset", "invalid-request"),
+                    "429": RATE_LIMITED,
                     "503": UNAVAILABLE,
                 },
             }
@@ -513,6 +520,7 @@ def build_spec() -> APISpec:
                         "invalid-seed",
                         "invalid-request",
                     ),
+                    "429": RATE_LIMITED,
                     "503": UNAVAILABLE,
                 },
             }
@@ -525,10 +533,13 @@ def build_spec() -> APISpec:
                 "operationId": "readGame",
                 "summary": "A game, as the seat whose token is sent sees it (else a spectator)",
                 "description": "Long-poll for the other seat: send `If-None-Match` with the "
-                "ETag you have and `?wait=S` (S <= 25): the answer comes as soon as the version "
-                "differs, or 304 after S seconds. The server reads the game every "
-                f"{WAIT_POLL_SECONDS} s while waiting (on DynamoDB: one consistent Query per "
-                "read, so a 25 s wait costs up to 50 reads).",
+                "ETag you have (or a list of them) and `?wait=S` (S <= 25): the answer comes as "
+                "soon as the version is none of them, or 304 after S seconds. While waiting "
+                f"the server checks the game's version every {WAIT_POLL_SECONDS} s (one small "
+                "read: on DynamoDB a one-item Query) and reads the game again only once it has "
+                "changed. `court serve` lets only so many requests wait at once (docs/api.md, "
+                "Limits): past that a long-poll is answered at once, 304 if unchanged, with "
+                "`Retry-After: 1`.",
                 "parameters": [
                     GAME_ID,
                     {
@@ -556,7 +567,14 @@ def build_spec() -> APISpec:
                     ),
                     "304": {
                         "description": "Not modified (If-None-Match matched the ETag).",
-                        "headers": ETAG_HEADER,
+                        "headers": {
+                            **ETAG_HEADER,
+                            "Retry-After": {
+                                "schema": {"type": "integer"},
+                                "description": "Only when no place to wait was free: seconds "
+                                "before asking again.",
+                            },
+                        },
                     },
                     "401": _problem("token-required"),
                     "403": FORBIDDEN,

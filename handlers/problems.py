@@ -135,6 +135,10 @@ KINDS: dict[str, ProblemKind] = _kinds(
     ProblemKind(422, "invalid-request", "Invalid request",
                 "A request the service refuses as it stands: `errors` names the field.",
                 {"detail": "at must be from 0 to 12", "errors": {"at": "at must be from 0 to 12"}}),
+    ProblemKind(429, "too-many-requests", "Too many requests",
+                "This client address has created too many players or games lately (`court "
+                "serve`'s per-client limits): retry after `Retry-After` seconds.",
+                {"detail": "at most 60 games a minute from one address; retry in 1 s"}),
     ProblemKind(400, "http-error", "HTTP error", "Any other HTTP-level refusal (its own status)."),
     ProblemKind(500, "internal-error", "Internal error", "A bug: it has been logged.",
                 {"detail": "the error has been logged"}),

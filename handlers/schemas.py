@@ -124,7 +124,8 @@ class PlayerRequest(StrictSchema):
     name = fields.String(
         required=True,
         metadata={
-            "description": "1-24 printable characters, trimmed; shown with a short suffix.",
+            "description": "1-24 printable characters, trimmed, at least one of them visible "
+            "(not only spaces, marks or blank fillers); shown with an 8-character suffix.",
             "example": "Anne",
         },
     )
@@ -267,7 +268,17 @@ class LoggedMove(Schema):
     at = fields.String(required=True)
     hash = fields.String(
         required=True,
-        metadata={"description": "SHA-256(previous hash + canonical JSON of {seq, seat, move})."},
+        metadata={
+            "description": "SHA-256(previous hash + canonical JSON of {seq, seat, move, salt}) "
+            "(format 2; format 1 records hash {seq, seat, move}): docs/record-format.md."
+        },
+    )
+    salt = fields.String(
+        metadata={
+            "description": "The move's salt (64 hex), present when the requester sees the "
+            "move whole: a move shown in part (a face-down placement, a sealed flip) comes "
+            "without it, so its hash cannot be tested against guesses. Absent in format 1."
+        }
     )
 
 
@@ -278,7 +289,13 @@ class MoveLog(Schema):
 class Record(Schema):
     """docs/record-format.md: everything needed to re-derive and check the game."""
 
-    format = fields.String(required=True, metadata={"example": "royal-court-record/1"})
+    format = fields.String(
+        required=True,
+        metadata={
+            "example": "royal-court-record/2",
+            "description": "royal-court-record/2 (salted chain), or /1 for games stored before.",
+        },
+    )
     id = fields.String(required=True)
     ruleset = fields.String(required=True)
     options = fields.Dict(required=True)
@@ -352,7 +369,7 @@ class DailyChallenges(Schema):
 
 class CreatedPlayer(Schema):
     player_id = fields.String(required=True)
-    name = fields.String(required=True, metadata={"example": "Anne#1a2b"})
+    name = fields.String(required=True, metadata={"example": "Anne#1a2b3c4d"})
     token = fields.String(
         required=True,
         metadata={"description": "The player's secret: `Authorization: Bearer <token>`."},
@@ -388,7 +405,12 @@ class FinishedGame(Schema):
     created_at = fields.String(required=True)
     finished_at = fields.String(required=True)
     seed_commitment = fields.String(required=True)
-    seed = fields.String(required=True)
+    seed = fields.String(
+        metadata={
+            "description": "The revealed seed; absent for a ranked daily game until its UTC day "
+            "is over."
+        }
+    )
     record = fields.String(required=True, metadata={"example": "/v1/games/{id}/record"})
 
 
@@ -421,6 +443,13 @@ class RulesetDescription(Schema):
     title = fields.String(required=True)
     seats = fields.Nested(Seats, required=True)
     options = fields.List(fields.Nested(OptionDescription), required=True)
+    chosen_deals = fields.Boolean(
+        required=True,
+        metadata={
+            "description": "Whether a client may choose the deal (`seed`, `from_game`): only a "
+            "solitaire. In a game of several seats the seed is always the server's secret."
+        },
+    )
     policies = fields.List(
         fields.String(),
         required=True,

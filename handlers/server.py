@@ -5,21 +5,151 @@ stays, over a blocking pre-fork server). Several cores are used by forking worke
 run waitress on the same socket, the kernel handing each new connection to one of them; every
 worker builds its own app, store connections and replay cache after the fork. The parent only
 supervises: a worker that dies (even by kill -9) is replaced, and SIGTERM or Ctrl-C stops all.
+
+Hardened against hostile clients (README, "What `court serve` is for"): the event loop polls
+(`poll()`, not `select()`, which fails past descriptor 1023), the open-file limit is raised to
+its hard limit at start so that `--connection-limit` sockets fit, and a body is refused with a
+413 problem once it passes the API's largest body limit, held in memory up to it: waitress
+never spools a request body to a temporary file. Errors waitress answers itself (413, 400,
+431, 500, 501) are `application/problem+json`, like every error of the API.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import resource
 import signal
 import socket
 import sys
 from collections.abc import Callable
 from typing import Any
 
-from waitress import serve
+from waitress.adjustments import Adjustments  # type: ignore[import-untyped]
+from waitress.channel import HTTPChannel  # type: ignore[import-untyped]
+from waitress.server import TcpWSGIServer  # type: ignore[import-untyped]
+from waitress.task import ErrorTask, ThreadedTaskDispatcher  # type: ignore[import-untyped]
+
+from handlers.app import MAX_RECORD_BYTES
+from handlers.problems import KINDS
 
 AppFactory = Callable[[], Any]
+
+FD_RESERVE = 64
+"""Open files kept free beyond the connection limit: store connections, the SQLite file and
+its WAL, the log, waitress's trigger pipe, a worker's listening socket."""
+MAX_BODY = MAX_RECORD_BYTES + 1
+"""waitress refuses a body of `max_request_body_size` bytes or more: the API takes up to
+MAX_RECORD_BYTES (a record to verify), so a body of MAX_RECORD_BYTES + 1 is the first refused."""
+HARDENED = {
+    "asyncore_use_poll": True,  # select() raises ValueError past descriptor 1023
+    "max_request_body_size": MAX_BODY,
+    # A body is buffered in memory up to this size, then in a temporary file. The parser checks
+    # the limit after each read of at most recv_bytes (8 KiB), so a chunked body may pass it by
+    # one read before the 413: the margin keeps even that in memory.
+    "inbuf_overflow": MAX_BODY + 2 * 8192,
+    # Keep reading a connection while its request is served, so that a client that hangs up
+    # is noticed (`waitress.client_disconnected`): a long-poll then stops waiting for it.
+    "channel_request_lookahead": 1,
+}
+"""The waitress adjustments `court serve` always uses, whatever its flags."""
+ACCEPT_BATCH = 256
+"""Connections accepted at most per turn of the event loop."""
+
+
+def raise_fd_limit() -> int:
+    """Raise this process's soft limit on open files to its hard limit (workers inherit it);
+    return the soft limit now in force."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = hard if hard != resource.RLIM_INFINITY else 1 << 20
+    if soft == resource.RLIM_INFINITY or soft >= target:
+        return soft if soft != resource.RLIM_INFINITY else target
+    try:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    except (ValueError, OSError):  # e.g. above the kernel's nr_open: keep what we have
+        return soft
+    return target
+
+
+def fitting_connection_limit(requested: int, fd_limit: int) -> int:
+    """The connection limit that the open-file limit leaves room for (at least 1)."""
+    return max(1, min(requested, fd_limit - FD_RESERVE))
+
+
+class ProblemErrorTask(ErrorTask):  # type: ignore[misc]
+    """An error waitress answers itself (a body too large, a malformed request), written as
+    an RFC 9457 problem like every other error of the API, instead of waitress's text."""
+
+    def execute(self) -> None:
+        error = self.request.error
+        code = int(error.code)
+        slug = {400: "malformed-request", 413: "body-too-large", 500: "internal-error"}
+        kind = KINDS[slug.get(code, "http-error")]
+        detail = (
+            f"bodies here are limited to {MAX_RECORD_BYTES} bytes"
+            if code == 413
+            else "the error has been logged"
+            if code == 500
+            else str(error.body)
+        )
+        problem = kind.body(detail) | {"status": code}
+        if kind.slug == "http-error":  # 431, 501: waitress's reason names it best
+            problem["title"] = error.reason
+        body = json.dumps(problem).encode()
+        self.status = f"{code} {error.reason}"
+        self.response_headers.append(("Content-Type", "application/problem+json"))
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
+class ProblemChannel(HTTPChannel):  # type: ignore[misc]
+    error_task_class = ProblemErrorTask
+
+    def send_continue(self) -> None:
+        """No `100 Continue` for a request refused from its headers (a Content-Length past the
+        limit): waitress would invite the body, then read it up to the limit before the 413."""
+        if self.request is not None and self.request.error is not None:
+            self.request.expect_continue = False
+            return
+        super().send_continue()
+
+
+class CourtServer(TcpWSGIServer):  # type: ignore[misc]
+    """waitress's TCP server on an already bound socket, answering its own errors as
+    problems, and taking every waiting connection at once."""
+
+    channel_class = ProblemChannel
+
+    def handle_accept(self) -> None:
+        """Accept what is waiting, up to ACCEPT_BATCH, not just one: each turn of the event
+        loop polls every open connection, so a burst of new ones (thousands) would otherwise
+        cost a turn each, while a newcomer waits behind them in the kernel's backlog."""
+        for _ in range(ACCEPT_BATCH):
+            if len(self._map) >= self.adj.connection_limit:
+                return
+            before = len(self._map)
+            super().handle_accept()
+            if len(self._map) == before:  # nothing was waiting (or it failed)
+                return
+
+
+def serve(app: Any, sock: socket.socket, **options: Any) -> None:
+    """Serve `app` on `sock` until stopped: waitress's `serve`, with the hardened server."""
+    adj = Adjustments(**(options | HARDENED))
+    dispatcher = ThreadedTaskDispatcher()
+    dispatcher.set_thread_count(adj.threads)
+    server = CourtServer(
+        app,
+        map={},
+        _sock=sock,
+        dispatcher=dispatcher,
+        adj=adj,
+        bind_socket=False,
+        sockinfo=(sock.family, sock.type, sock.proto, sock.getsockname()),
+    )
+    server.run()
 
 
 def listen(host: str, port: int) -> socket.socket:
@@ -32,10 +162,22 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
-def run(make_app: AppFactory, sock: socket.socket, workers: int, **options: Any) -> None:
-    """Serve on `sock` until stopped: in this process if `workers` is 1, else in forks."""
+def run(
+    make_app: AppFactory,
+    sock: socket.socket,
+    workers: int,
+    background: Callable[[], object] | None = None,
+    **options: Any,
+) -> None:
+    """Serve on `sock` until stopped: in this process if `workers` is 1, else in forks.
+
+    `background`, if given, is called in worker 0 only (or in this process), after the fork and
+    before it serves: it starts what one process should do for all (the daily deals' step) and
+    returns at once. A replaced worker 0 calls it again."""
     if workers <= 1:
-        serve(make_app(), sockets=[sock], **options)
+        if background is not None:
+            background()
+        serve(make_app(), sock, **options)
         return
     children: dict[int, int] = {}  # pid -> worker number
 
@@ -45,7 +187,9 @@ def run(make_app: AppFactory, sock: socket.socket, workers: int, **options: Any)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops workers
             try:
-                serve(make_app(), sockets=[sock], **options)
+                if number == 0 and background is not None:
+                    background()
+                serve(make_app(), sock, **options)
             finally:
                 os._exit(0)
         children[pid] = number

@@ -41,6 +41,7 @@ from domain.store import (
 )
 
 RECORD_SK = "GAME"
+TTL_ATTRIBUTE = "expires_at"  # the table's TTL attribute: a record's expiry, Unix seconds
 FINISHED_INDEX = "finished"  # every finished game, newest first
 FINISHED_BY_RULESET_INDEX = "finished-by-ruleset"  # the same, one partition per ruleset
 ALL_FINISHED = "FINISHED"
@@ -122,6 +123,10 @@ class DynamoStore:
                 BillingMode="PAY_PER_REQUEST",
             )
             self.client.get_waiter("table_exists").wait(TableName=self.table)
+            self.client.update_time_to_live(
+                TableName=self.table,
+                TimeToLiveSpecification={"Enabled": True, "AttributeName": TTL_ATTRIBUTE},
+            )
         except ClientError as e:
             code, message = _error(e)
             if code != "ResourceInUseException":
@@ -167,6 +172,8 @@ class DynamoStore:
             item["seats"] = {"S": json.dumps(list(record.seats))}
         if record.chain_key is not None:
             item["chain_key"] = {"S": record.chain_key}
+        if record.expires_at is not None:
+            item[TTL_ATTRIBUTE] = {"N": str(record.expires_at)}
         return item
 
     def load(self, game_id: str) -> StoredGame | None:
@@ -200,6 +207,30 @@ class DynamoStore:
         )
         return StoredGame(self._record(game_id, record_item), moves)
 
+    def version(self, game_id: str) -> int | None:
+        # One strongly consistent Query of one item, read backwards over the game's record and
+        # moves ("GAME" < "MOVE#..."): the last move if there is one, else the record itself,
+        # else nothing (no such game). Only the key and seq come back: one read unit.
+        page = self._call(
+            "query",
+            TableName=self.table,
+            KeyConditionExpression="pk = :pk AND sk BETWEEN :record AND :last",
+            ExpressionAttributeValues={
+                ":pk": _pk(game_id),
+                ":record": {"S": RECORD_SK},
+                ":last": {"S": "MOVE#\uffff"},
+            },
+            ExpressionAttributeNames={"#sk": "sk", "#seq": "seq"},
+            ProjectionExpression="#sk, #seq",
+            ScanIndexForward=False,
+            Limit=1,
+            ConsistentRead=True,
+        )
+        if not page["Items"]:
+            return None
+        item = page["Items"][0]
+        return int(item["seq"]["N"]) if item["sk"]["S"].startswith("MOVE#") else 0
+
     def append(
         self, game_id: str, expected_version: int, event: MoveEvent, finish: Finish | None
     ) -> None:
@@ -229,8 +260,10 @@ class DynamoStore:
             "Key": {"pk": _pk(game_id), "sk": {"S": RECORD_SK}},
             # The fin_* keys put the record into the finished-games indexes (sparse: only
             # finished games carry them), in the same transaction as the finishing move.
+            # A finished game is kept: its expiry goes, in the same transaction.
             "UpdateExpression": "SET #status = :status, #version = :version, outcome = :outcome, "
-            "finished_at = :at, fin_all = :all, fin_rs = :rs, fin_sk = :fin",
+            "finished_at = :at, fin_all = :all, fin_rs = :rs, fin_sk = :fin "
+            f"REMOVE {TTL_ATTRIBUTE}",
             "ConditionExpression": "attribute_exists(pk)",
             "ExpressionAttributeNames": {"#status": "status", "#version": "version"},
             "ExpressionAttributeValues": {
@@ -247,6 +280,47 @@ class DynamoStore:
         if finish.entry is not None:
             items.append({"Put": {"TableName": self.table, "Item": self._entry_item(finish.entry)}})
         self._call("transact_write_items", TransactItems=items)
+
+    def touch(self, game_id: str, expires_at: int) -> None:
+        # Conditional, so that a finished game (whose expiry the finishing move removed) never
+        # gains one again from a move that lost the race to it.
+        with contextlib.suppress(VersionConflict):
+            self._call(
+                "update_item",
+                TableName=self.table,
+                Key={"pk": _pk(game_id), "sk": {"S": RECORD_SK}},
+                UpdateExpression="SET #expires = :expires",
+                ConditionExpression="#expires < :expires",
+                ExpressionAttributeNames={"#expires": TTL_ATTRIBUTE},
+                ExpressionAttributeValues={":expires": {"N": str(expires_at)}},
+            )
+
+    def delete_expired(self, now: int) -> int:
+        """Nothing to do: DynamoDB's TTL deletes a record item once its `expires_at` has passed
+        (within days; until then the service treats the game as gone), and the table's stream
+        hands that removal to `delete_game_items`, which deletes the game's moves."""
+        return 0
+
+    def delete_game_items(self, game_id: str) -> int:
+        """Delete what is left of a game whose record TTL removed: its move items (and the
+        record, if it is still there). Run by the stream handler; returns how many went."""
+        keys: list[dict[str, Any]] = []
+        kwargs: dict[str, Any] = {
+            "TableName": self.table,
+            "KeyConditionExpression": "pk = :pk",
+            "ExpressionAttributeValues": {":pk": _pk(game_id)},
+            "ProjectionExpression": "pk, sk",
+            "ConsistentRead": True,
+        }
+        while True:
+            page = self._call("query", **kwargs)
+            keys += page["Items"]
+            if "LastEvaluatedKey" not in page:
+                break
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        for key in keys:
+            self._call("delete_item", TableName=self.table, Key=key)
+        return len(keys)
 
     def join(self, game_id: str, seat: int, invite_hash: str, token_hash: str) -> None:
         # Optimistic: the write is conditional on the token hashes read; a racing join that
@@ -344,6 +418,7 @@ class DynamoStore:
             daily=json.loads(item["daily"]["S"]) if "daily" in item else None,
             seats=tuple(json.loads(item["seats"]["S"])) if "seats" in item else (),
             chain_key=item["chain_key"]["S"] if "chain_key" in item else None,
+            expires_at=int(item[TTL_ATTRIBUTE]["N"]) if TTL_ATTRIBUTE in item else None,
         )
 
     def list_finished(self, ruleset: str | None, limit: int, cursor: str | None) -> Page:

@@ -55,7 +55,8 @@ CREATE TABLE IF NOT EXISTS games (
     finished_at     TEXT,
     daily           TEXT,
     seats           TEXT,
-    chain_key       TEXT
+    chain_key       TEXT,
+    expires_at      INTEGER
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id         TEXT NOT NULL REFERENCES games(id),
@@ -101,24 +102,29 @@ CREATE INDEX IF NOT EXISTS games_finished ON games (finished_at DESC, id DESC)
     WHERE finished_at IS NOT NULL;
 CREATE INDEX IF NOT EXISTS games_finished_by_ruleset ON games (ruleset, finished_at DESC, id DESC)
     WHERE finished_at IS NOT NULL;
+CREATE INDEX IF NOT EXISTS games_expiring ON games (expires_at) WHERE expires_at IS NOT NULL;
 """
 GAME_COLUMNS = (
     "id, ruleset, options, seed, seed_commitment, seed_known, created_at, token_hashes, "
-    "status, version, outcome, from_game, finished_at, daily, seats, chain_key"
+    "status, version, outcome, from_game, finished_at, daily, seats, chain_key, expires_at"
 )
 CURSOR_FIELDS = ("finished_at", "id")
 BUSY_TIMEOUT = 10.0
 """Seconds a statement waits for a lock held by another connection before giving up."""
+EXPIRED_BATCH = 200
+"""Expired games deleted per transaction: the write lock is let go between batches."""
 
 
 class SqliteStore:
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, game_ttl: int | None = None) -> None:
+        """`game_ttl`: the seconds an unfinished casual game lives after its last move, for the
+        games of a file made before games expired (None: those are kept for good)."""
         self.path = path
         self._local = threading.local()
         try:
             conn = self._connection()
             conn.executescript(SCHEMA)
-            self._migrate(conn)
+            self._migrate(conn, game_ttl)
             conn.executescript(INDEXES)
         except sqlite3.Error as e:
             raise StoreUnavailable(f"cannot open the SQLite file {path}: {e}") from e
@@ -134,12 +140,25 @@ class SqliteStore:
         return conn
 
     @staticmethod
-    def _migrate(conn: sqlite3.Connection) -> None:
+    def _migrate(conn: sqlite3.Connection, game_ttl: int | None = None) -> None:
         """Files written by earlier versions gain the newer columns (all nullable)."""
         have = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
         for column in ("from_game", "finished_at", "daily", "seats", "chain_key"):
             if column not in have:
                 conn.execute(f"ALTER TABLE games ADD COLUMN {column} TEXT")
+        if "expires_at" not in have:
+            # Their unfinished casual games expire `game_ttl` after their last move (or their
+            # creation): the column and its values come in one transaction.
+            conn.execute("BEGIN IMMEDIATE")
+            conn.execute("ALTER TABLE games ADD COLUMN expires_at INTEGER")
+            if game_ttl:
+                conn.execute(
+                    "UPDATE games SET expires_at = ? + CAST(strftime('%s', MAX(created_at, "
+                    "COALESCE((SELECT MAX(at) FROM moves WHERE game_id = games.id), created_at)"
+                    ")) AS INTEGER) WHERE finished_at IS NULL AND daily IS NULL",
+                    (game_ttl,),
+                )
+            conn.execute("COMMIT")
 
     @staticmethod
     def _locked(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] = ()) -> None:
@@ -209,6 +228,14 @@ class SqliteStore:
         moves = MoveEvent.stored(rows)
         return StoredGame(record, moves)
 
+    def version(self, game_id: str) -> int | None:
+        # One statement (one snapshot); the last seq is read from the primary key's index.
+        rows = self._query(
+            "SELECT (SELECT MAX(seq) FROM moves WHERE game_id = ?) FROM games WHERE id = ?",
+            (game_id, game_id),
+        )
+        return None if not rows else int(rows[0][0] or 0)
+
     def append(
         self, game_id: str, expected_version: int, event: MoveEvent, finish: Finish | None
     ) -> None:
@@ -230,8 +257,8 @@ class SqliteStore:
             with self._writing() as conn:  # the move and the game's end, together
                 conn.execute("INSERT INTO moves VALUES (?,?,?,?,?,?,?)", row)
                 conn.execute(
-                    "UPDATE games SET version = ?, status = ?, outcome = ?, finished_at = ? "
-                    "WHERE id = ?",
+                    "UPDATE games SET version = ?, status = ?, outcome = ?, finished_at = ?, "
+                    "expires_at = NULL WHERE id = ?",
                     (event.seq, finish.status, json.dumps(finish.outcome), finish.at, game_id),
                 )
                 if finish.entry is not None:
@@ -246,6 +273,29 @@ class SqliteStore:
             raise VersionConflict(f"move {event.seq} of {game_id} already exists") from e
         except sqlite3.OperationalError as e:
             raise StoreUnavailable(f"sqlite: {e}") from e
+
+    def touch(self, game_id: str, expires_at: int) -> None:
+        self._write(
+            "UPDATE games SET expires_at = ? WHERE id = ? AND expires_at < ?",
+            (expires_at, game_id, expires_at),
+        )
+
+    def delete_expired(self, now: int) -> int:
+        deleted = 0
+        while True:
+            try:
+                with self._writing() as conn:  # a batch at a time: moves first (they refer)
+                    ids = [row[0] for row in conn.execute(
+                        "SELECT id FROM games WHERE expires_at <= ? LIMIT ?", (now, EXPIRED_BATCH)
+                    )]  # fmt: skip
+                    marks = ",".join("?" * len(ids))
+                    conn.execute(f"DELETE FROM moves WHERE game_id IN ({marks})", ids)
+                    conn.execute(f"DELETE FROM games WHERE id IN ({marks})", ids)
+            except sqlite3.OperationalError as e:
+                raise StoreUnavailable(f"sqlite: {e}") from e
+            deleted += len(ids)
+            if len(ids) < EXPIRED_BATCH:
+                return deleted
 
     def join(self, game_id: str, seat: int, invite_hash: str, token_hash: str) -> None:
         try:
@@ -378,7 +428,7 @@ class SqliteStore:
         return int(rows[0][0]) + 1
 
 
-INSERT_GAME = f"INSERT INTO games ({GAME_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)"
+INSERT_GAME = f"INSERT INTO games ({GAME_COLUMNS}) VALUES ({','.join('?' * 17)})"
 
 
 def _game_row(record: GameRecord) -> tuple[Any, ...]:
@@ -399,6 +449,7 @@ def _game_row(record: GameRecord) -> tuple[Any, ...]:
         None if record.daily is None else json.dumps(record.daily),
         json.dumps(list(record.seats)),
         record.chain_key,
+        record.expires_at,
     )
 
 
@@ -421,6 +472,7 @@ def _record(row: tuple[Any, ...]) -> GameRecord:
         daily=None if row[13] is None else json.loads(row[13]),
         seats=tuple(json.loads(row[14])) if row[14] else (),
         chain_key=row[15],
+        expires_at=row[16],
     )
 
 

@@ -52,6 +52,11 @@ class InMemoryStore:
                 return None
             return StoredGame(record, tuple(self._moves[game_id]))
 
+    def version(self, game_id: str) -> int | None:
+        with self._lock:
+            moves = self._moves.get(game_id)
+            return None if moves is None else len(moves)
+
     def append(
         self, game_id: str, expected_version: int, event: MoveEvent, finish: Finish | None
     ) -> None:
@@ -71,9 +76,24 @@ class InMemoryStore:
                     outcome=finish.outcome,
                     version=event.seq,
                     finished_at=finish.at,
+                    expires_at=None,
                 )
                 if finish.entry is not None:
                     self._board.append(finish.entry)
+
+    def touch(self, game_id: str, expires_at: int) -> None:
+        with self._lock:
+            record = self._records.get(game_id)
+            expiring = None if record is None else record.expires_at
+            if record is not None and expiring is not None and expiring < expires_at:
+                self._records[game_id] = replace(record, expires_at=expires_at)
+
+    def delete_expired(self, now: int) -> int:
+        with self._lock:
+            gone = [i for i, r in self._records.items() if (r.expires_at or now + 1) <= now]
+            for game_id in gone:
+                del self._records[game_id], self._moves[game_id]
+            return len(gone)
 
     def join(self, game_id: str, seat: int, invite_hash: str, token_hash: str) -> None:
         with self._lock:

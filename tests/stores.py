@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import glob
 import os
+import random
 import shutil
 import socket
 import subprocess
@@ -38,9 +39,23 @@ def dynamodb_local_dir() -> str | None:
 
 
 def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+    """A free loopback port: any (the kernel's choice), or one of ROYAL_TEST_PORTS=LOW-HIGH
+    when a shared host gives the tests a range of their own."""
+    span = os.environ.get("ROYAL_TEST_PORTS", "")
+    low, _, high = span.partition("-")
+    if not (low.isdigit() and high.isdigit()):
+        candidates = [0]
+    else:
+        candidates = list(range(int(low), int(high) + 1))
+        random.shuffle(candidates)  # tests running side by side rarely pick the same one
+    for port in candidates:
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return int(s.getsockname()[1])
+    raise RuntimeError(f"no free port in ROYAL_TEST_PORTS={span}")
 
 
 @contextlib.contextmanager

@@ -13,9 +13,12 @@ from pathlib import Path
 import pytest
 
 from domain.deal import DealRandom, seed_commitment
+from domain.record import RECORD_FORMAT_V1, canonical_json, move_hash
 from domain.registry import GAMES, get_ruleset
+from domain.verify import verify
 from tests.e2e.conftest import AXE
 from tests.e2e.test_e2e import call, server
+from tests.stores import ROOT
 
 pytestmark = pytest.mark.browser
 
@@ -124,6 +127,32 @@ def deal(page, base, ruleset, seats=None):
     return game_id_of(page)
 
 
+def chain_line(moves):
+    """The verify panel's line for the record's hash chain (js/record.js)."""
+    if moves == 1:
+        return "The 1 move forms an unbroken hash chain from the commitment"
+    return f"The {moves} moves form an unbroken hash chain from the commitment"
+
+
+def passed_checks(result):
+    """The names of the verify panel's passing checks."""
+    names = "ns => ns.map(n => n.firstChild.textContent.replace(/^✔ /, ''))"
+    return result.locator("li.ok").evaluate_all(names)
+
+
+def check_secret_deal_end(page, base, game_id):
+    """A finished game whose deals are always secret: its seed shows, no same-deal link."""
+    _, _, body = call(base, "GET", f"/v1/games/{game_id}")
+    share = body["game"]["share"]
+    assert "same_deal" not in share and share["seed"] == body["game"]["seed"]
+    page.locator("#no-same-deal").wait_for()
+    assert page.locator("#share-deal").count() == 0
+    assert page.locator("#share-link").count() == 0
+    assert page.locator("a[href*='from_game']").count() == 0
+    assert page.locator(".fairness .seed").text_content() == body["game"]["seed"]
+    assert page.locator("#download-record").is_visible()
+
+
 def axe_scan(page):
     """axe-core (from npm, tools/) on the page as it is: the serious and critical findings."""
     # Through the DevTools protocol, like an extension: the page's own CSP (no inline script)
@@ -165,6 +194,11 @@ def test_the_start_page_offers_every_ruleset_and_passes_the_scan(
                 "os => os.map(o => o.value)"
             )
             assert choices == ["human", *(f"bot:{p}" for p in r["policies"])]
+        # A seed only where a deal may be chosen: never for the two-seat games.
+        assert card.locator("input[name='seed']").count() == (1 if r["chosen_deals"] else 0)
+    secret_only = {r["id"] for r in body["rulesets"] if not r["chosen_deals"]}
+    assert secret_only == {r["id"] for r in body["rulesets"] if r["seats"]["max"] > 1}
+    assert secret_only  # the two-seat games are there, with no seed field
     assert axe_scan(page) == []
     shoot(page, screenshots, "start")
 
@@ -199,6 +233,12 @@ def test_a_whole_solitaire_by_clicking_its_moves(browser, base, console, screens
     assert result.get_attribute("data-verified") == "true", result.inner_text()
     deck = get_ruleset(ruleset).deck(body["game"]["seed"], body["game"]["options"])
     assert f"The {len(deck)} cards derived here are the deck that was played" in result.inner_text()
+    assert chain_line(version) in passed_checks(result)
+    verify_panel = page.locator("section.verify")
+    verify_panel.screenshot(path=str(screenshots / f"{ruleset}-verify-panel.png"))
+    # A solitaire's deal may be dealt again: the share link is the game's same_deal.
+    assert body["game"]["share"]["same_deal"] == {"ruleset": ruleset, "from_game": game_id}
+    assert page.locator("#share-deal").get_attribute("href") == f"/play?from_game={game_id}"
 
     # The record downloads, and the API verifies it.
     with page.expect_download() as download:
@@ -250,6 +290,22 @@ def test_two_players_in_two_browsers(browser, live, console, screenshots):
         page.locator("[data-status]:not([data-status='playing'])").wait_for()
     assert shown(alice) == shown(bob)
     shoot(bob, screenshots, "royal-ace-assin-two-players")
+    check_secret_deal_end(bob, base, game_id)
+    # Once it is over every hidden placement and sealed flip is shown with its salt: the chain
+    # checks from a seat and from a browser with no seat at all.
+    spectator = new_page(browser, console)
+    spectator.goto(f"{base}/play/{game_id}")
+    for page in (bob, spectator):
+        version = shown(page)[1]
+        page.locator("#verify-deal").click()
+        result = page.locator("#verify-result")
+        result.wait_for()
+        assert result.get_attribute("data-verified") == "true", result.inner_text()
+        assert chain_line(version) in passed_checks(result)
+    # Nor does the start page offer its deal again from a link.
+    spectator.goto(f"{base}/play?from_game={game_id}")
+    spectator.locator("text=this game deals only secret deals").wait_for()
+    assert spectator.locator("[data-ruleset]").count() == 0
     # No seat's token or invite ever reached the server: they travel in the fragment.
     logged = Path(log).read_text()
     assert game_id in logged
@@ -271,6 +327,8 @@ def test_against_a_bot(browser, base, console, screenshots):
     else:
         pytest.fail("the game did not end")
     assert "(bot) plays" in page.locator("#effects").inner_text()
+    page.locator("[data-status]:not([data-status='playing'])").wait_for()
+    check_secret_deal_end(page, base, game_id_of(page))
 
 
 def test_a_stale_click_from_a_second_tab_is_refused_and_refreshed(browser, base):
@@ -351,6 +409,148 @@ def test_the_browser_deals_like_the_server(browser, base, console):
             [ruleset, full, "court-42"],
         )
         assert derived == get_ruleset(ruleset).deck("court-42", full), ruleset
+
+
+CHAIN_JS = """async ([commitment, record]) => {
+    const m = await import('/web/js/record.js');
+    const bodies = [], hashes = [];
+    let previous = commitment;
+    for (const e of record.moves) {
+        const fields = {seq: e.seq, seat: e.seat, move: e.move};
+        if (e.salt !== undefined) fields.salt = e.salt;
+        bodies.push(m.canonicalJson(fields));
+        hashes.push(await m.moveHash(previous, e));
+        previous = e.hash;
+    }
+    return {bodies, hashes, chain: await m.chainCheck(commitment, record)};
+}"""
+
+
+def test_the_browser_chains_like_the_server(browser, base, console):
+    """record.js is a second implementation of docs/record-format.md's chain: canonical JSON
+    byte for byte as Python's, each move's hash as domain.record.move_hash, on a real record of
+    each format, a tampered one, and a log seen in part (moves without their salt)."""
+    page = new_page(browser, console)
+    page.goto(base + "/")
+    page.locator("[data-ruleset]").first.wait_for()
+    canonical = "async v => (await import('/web/js/record.js')).canonicalJson(v)"
+    # Every escape Python writes (and the characters it keeps as they are: DEL, U+2028, U+2029),
+    # keys in code point order (U+FFFF before U+1F600, which UTF-16 order would swap).
+    tricky = {
+        "text": "".join(map(chr, range(0x80))) + "\u2028\u2029\ufeff\u00e9\u20ac\U0001f600",
+        "\uffff": [0, -7, 2**53 - 1, -(2**53 - 1), True, False, None, [], {}],
+        "\U0001f600": {"b": [{"z": 1, "a": [2, "\u2028"]}], "A": '\\"/'},
+        "é": "",
+        "e": "\u0000\u001f",
+    }
+    assert page.evaluate(canonical, tricky) == canonical_json(tricky)
+    for text in ["\n", "\u2028", "\u2029", "\x7f", "\x1f\x00", 'a"b\\c', "\U0010ffff"]:
+        assert page.evaluate(canonical, text) == canonical_json(text), repr(text)
+    # What Python cannot hash (a lone surrogate has no UTF-8) or this page cannot write as
+    # Python did (a fraction, an integer JSON.parse rounded) is refused, never guessed.
+    refused = """async v => {
+        const m = await import('/web/js/record.js');
+        try { m.canonicalJson(JSON.parse(v)); return null; }
+        catch (e) { return e instanceof m.CanonicalJsonError ? 'refused' : String(e); }
+    }"""
+    for raw in ['"\\ud800"', '{"a": "x\\udc00"}', "1.5", "9007199254740993"]:
+        assert page.evaluate(refused, raw) == "refused", raw
+    with pytest.raises(UnicodeEncodeError):
+        move_hash("", 1, 0, {"type": "\ud800"})
+
+    # A real format 2 record: the docs' example game, played through the API.
+    body = {"ruleset": "royal-assassin", "seed": "royal", "options": {"undo": True}}
+    _, _, created = call(base, "POST", "/v1/games", body)
+    game_id, token = created["game"]["id"], created["token"]
+    moves = [{"type": "attack", "column": "hearts"}, {"type": "undo"}, {"type": "reserve"},
+             {"type": "resign"}]  # fmt: skip
+    for version, move in enumerate(moves):
+        status, _, _ = call(base, "POST", f"/v1/games/{game_id}/moves",
+                            {"version": version, "move": move}, token)  # fmt: skip
+        assert status == 201
+    _, _, record = call(base, "GET", f"/v1/games/{game_id}/record")
+    assert record["format"] == "royal-court-record/2" and all("salt" in m for m in record["moves"])
+    commitment = record["seed_commitment"]
+    out = page.evaluate(CHAIN_JS, [commitment, record])
+    previous, expected = commitment, []
+    for entry in record["moves"]:
+        fields = {k: entry[k] for k in ("seq", "seat", "move", "salt")}
+        assert out["bodies"][entry["seq"] - 1] == canonical_json(fields)
+        expected.append(move_hash(previous, entry["seq"], entry["seat"], entry["move"],
+                                  entry["salt"]))  # fmt: skip
+        previous = entry["hash"]
+    assert out["hashes"] == expected == [m["hash"] for m in record["moves"]]
+    assert out["chain"] == {"moves": 4, "broken": [], "unsalted": [], "last": previous}
+
+    # One move changed, or one salt: that link breaks, and only that one.
+    for field, value in (("move", {"type": "draw"}), ("salt", "0" * 64), ("seat", 1)):
+        tampered = json.loads(json.dumps(record))
+        tampered["moves"][2][field] = value
+        assert page.evaluate(CHAIN_JS, [commitment, tampered])["chain"]["broken"] == [3], field
+    assert page.evaluate(CHAIN_JS, [seed_commitment("other"), record])["chain"]["broken"] == [1]
+
+    # The same game as a format 1 record (no salts, as games stored before format 2): the page
+    # checks it as `court verify` does.
+    old = {**json.loads(json.dumps(record)), "format": RECORD_FORMAT_V1}
+    previous = commitment
+    for entry in old["moves"]:
+        del entry["salt"]
+        entry["hash"] = previous = move_hash(previous, entry["seq"], entry["seat"], entry["move"])
+    assert verify(old).valid
+    assert page.evaluate(CHAIN_JS, [commitment, old])["chain"]["broken"] == []
+    misread = record | {"format": RECORD_FORMAT_V1}  # format 2 hashes read as format 1
+    assert page.evaluate(CHAIN_JS, [commitment, misread])["chain"]["broken"] == [1, 2, 3, 4]
+    # The worked examples of docs/record-format.md, one of each format, chain here too.
+    text = (ROOT / "docs" / "record-format.md").read_text()
+    for block in text.split("```json\n")[1:3]:
+        example = json.loads(block.split("\n```", 1)[0])
+        chain = page.evaluate(CHAIN_JS, [example["seed_commitment"], example])["chain"]
+        assert chain["broken"] == chain["unsalted"] == [] and chain["moves"], example["format"]
+
+    # A two-seat game in play, as its human seat sees the log: the bot's placements come without
+    # their salt, and the page checks every other link and leaves those alone.
+    _, _, created = call(base, "POST", "/v1/games", {"ruleset": "royal-ace-assin", "seats": [
+        {"player": "human"}, {"player": "bot", "policy": "random"}]})  # fmt: skip
+    game_id, token = created["game"]["id"], created["token"]
+    rng = random.Random(4)
+    for _ in range(40):
+        _, _, log = call(base, "GET", f"/v1/games/{game_id}/moves", token=token)
+        if any("salt" not in m for m in log["moves"]):
+            break
+        _, _, now = call(base, "GET", f"/v1/games/{game_id}", token=token)
+        legal = [m for m in now["view"]["legal_moves"] if m["type"] != "resign"]
+        assert legal and now["game"]["status"] == "playing"
+        call(base, "POST", f"/v1/games/{game_id}/moves",
+             {"version": now["game"]["version"], "move": rng.choice(legal)}, token)  # fmt: skip
+    hidden = [m["seq"] for m in log["moves"] if "salt" not in m]
+    assert hidden and all(m["move"] == {"type": "place"} for m in log["moves"] if "salt" not in m)
+    partial = {"format": "royal-court-record/2", "moves": log["moves"]}
+    chain = page.evaluate(CHAIN_JS, [created["game"]["seed_commitment"], partial])["chain"]
+    assert chain["unsalted"] == hidden and chain["broken"] == []
+
+
+def test_the_verify_panel_names_the_first_broken_link(browser, base, console, screenshots):
+    """A record whose chain was edited (here: served edited to the page) fails the panel's
+    chain line, which names the first seq that does not chain."""
+    body = {"ruleset": "royal-assassin", "seed": "royal", "options": {"undo": True}}
+    _, _, created = call(base, "POST", "/v1/games", body)
+    game_id, token = created["game"]["id"], created["token"]
+    for version, move in enumerate([{"type": "attack", "column": "hearts"}, {"type": "resign"}]):
+        call(base, "POST", f"/v1/games/{game_id}/moves", {"version": version, "move": move}, token)
+    _, _, record = call(base, "GET", f"/v1/games/{game_id}/record")
+    record["moves"][0]["move"] = {"type": "attack", "column": "spades"}
+    page = new_page(browser, console)
+    page.route(f"**/v1/games/{game_id}/record", lambda route: route.fulfill(json=record))
+    page.goto(f"{base}/play/{game_id}")
+    page.locator("#verify-deal").click()
+    result = page.locator("#verify-result")
+    result.wait_for()
+    assert result.get_attribute("data-verified") == "false"
+    failed = result.locator("li.bad")
+    assert failed.count() == 1
+    assert chain_line(2) in failed.inner_text()
+    assert "the chain breaks at seq 1" in failed.inner_text()
+    page.locator("section.verify").screenshot(path=str(screenshots / "verify-panel-broken.png"))
 
 
 def test_daily_challenge_and_leaderboard(browser, base, console, screenshots):

@@ -5,24 +5,45 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.registry import RULESETS
-from tests.api_helpers import make_app
+from domain.service import GameService
+from handlers.app import create_app
+from tests.api_helpers import counting_secrets, fixed_clock, make_app
 from tests.conformance.test_malformed_moves import hostile_moves
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory):
+def store(tmp_path_factory):
     from infra.sqlite_store import SqliteStore
 
-    return make_app(SqliteStore(str(tmp_path_factory.mktemp("db") / "court.db"))).test_client()
+    return SqliteStore(str(tmp_path_factory.mktemp("db") / "court.db"))
+
+
+@pytest.fixture(scope="module")
+def client(store):
+    return make_app(store).test_client()
+
+
+def dealt_by(store, seed):
+    """An app whose next secret seed is `seed` (the rest fresh): a game of several seats takes
+    no chosen seed, but hypothesis must see the same deal for the same draw."""
+    first = iter([f"deal-{seed}"])
+    secrets = counting_secrets()
+    service = GameService(store, fixed_clock, lambda: next(first, None) or secrets())
+    return create_app(service).test_client()
 
 
 @pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
 @settings(max_examples=60)
 @given(data=st.data())
-def test_hostile_moves_over_http_are_4xx_and_append_nothing(client, ruleset_id, data):
+def test_hostile_moves_over_http_are_4xx_and_append_nothing(client, store, ruleset_id, data):
     ruleset = RULESETS[ruleset_id]
     seed = data.draw(st.text("abcdef0123", min_size=1, max_size=6), label="seed")
-    created = client.post("/v1/games", json={"ruleset": ruleset_id, "seed": seed}).json
+    body = {"ruleset": ruleset_id}
+    if ruleset.deals_may_be_chosen:
+        body["seed"] = seed
+    else:  # a game of several seats deals only secret deals: the server's, drawn here
+        client = dealt_by(store, seed)
+    created = client.post("/v1/games", json=body).json
     gid, auth = created["game"]["id"], {"Authorization": f"Bearer {created['token']}"}
     version = 0
     for _ in range(data.draw(st.integers(0, 15), label="moves")):

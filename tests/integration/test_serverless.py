@@ -76,7 +76,7 @@ def resources(template, kind):
 
 def test_least_privilege_on_the_table_only(packaged):
     _, _, template = packaged
-    role = next(iter(resources(template, "AWS::IAM::Role").values()))
+    role = template["Resources"]["IamRoleLambdaExecution"]  # the API's and prepareDaily's
     dynamo = [
         s
         for p in role["Properties"]["Policies"]
@@ -98,8 +98,12 @@ def test_least_privilege_on_the_table_only(packaged):
     assert len(ssm) == 1 and ssm[0]["Action"] == ["ssm:GetParameter"]
     assert json.dumps(ssm[0]["Resource"]).count("parameter/royal-court/") == 1
     text = json.dumps(template)
-    assert "dynamodb:Scan" not in text and "dynamodb:DeleteItem" not in text
-    assert "dynamodb:*" not in text
+    assert "dynamodb:Scan" not in text and "dynamodb:*" not in text
+    assert "dynamodb:DeleteItem" not in json.dumps(role) and "StreamArn" not in json.dumps(role)
+    assert set(resources(template, "AWS::IAM::Role")) == {
+        "IamRoleLambdaExecution",
+        "ExpiredGamesRole",
+    }
 
 
 def test_table_function_and_api(packaged):
@@ -120,7 +124,7 @@ def test_table_function_and_api(packaged):
     assert indexes == {
         name: {key: "HASH", "fin_sk": "RANGE"} for name, key in FINISHED_KEYS.items()
     }
-    function = next(iter(resources(template, "AWS::Lambda::Function").values()))["Properties"]
+    function = template["Resources"]["ApiLambdaFunction"]["Properties"]
     assert function["Runtime"] == "python3.11"
     assert function["Handler"] == "handlers/lambda_handler.handler"
     env = function["Environment"]["Variables"]
@@ -144,3 +148,106 @@ def test_table_function_and_api(packaged):
     flags = int.from_bytes(zipfile.ZipFile(artifact).read(pyc)[4:8], "little")
     assert flags == 0b01
     assert not any(n.startswith("flask_swagger_ui/") for n in names)  # /docs: not on Lambda
+
+
+CREATION_ROUTES = {"POST /v1/games", "POST /v1/players", "POST /v1/daily/{date}/{ruleset}/games"}
+
+
+def test_creation_routes_are_throttled_below_the_stage_default(packaged):
+    _, _, template = packaged
+    stage = template["Resources"]["HttpApiStage"]
+    default = stage["Properties"]["DefaultRouteSettings"]
+    routes = {
+        name: r["Properties"]["RouteKey"]
+        for name, r in resources(template, "AWS::ApiGatewayV2::Route").items()
+    }
+    settings = stage["Properties"]["RouteSettings"]
+    assert set(settings) == CREATION_ROUTES and set(routes.values()) >= CREATION_ROUTES
+    for limits in settings.values():
+        # Both, always: a route setting without one falls back to the account's limit.
+        assert 0 < limits["ThrottlingRateLimit"] < default["ThrottlingRateLimit"]
+        assert 0 < limits["ThrottlingBurstLimit"] < default["ThrottlingBurstLimit"]
+    # The stage names those routes, so it is made after them; every other request still
+    # reaches the function through the catch-all route.
+    assert {n for n, key in routes.items() if key in CREATION_ROUTES} <= set(stage["DependsOn"])
+    assert "$default" in routes.values()
+    # Each throttled key is a real operation of the API.
+    import yaml
+
+    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    for key in CREATION_ROUTES:
+        method, path = key.split(" ")
+        assert method.lower() in spec["paths"][path], key
+
+
+def test_daily_deals_are_prepared_on_a_schedule(packaged):
+    artifact, _, template = packaged
+    function = template["Resources"]["PrepareDailyLambdaFunction"]["Properties"]
+    assert function["Handler"] == "handlers/lambda_handler.prepare_daily"
+    api = template["Resources"]["ApiLambdaFunction"]["Properties"]
+    assert function["Role"] == api["Role"]  # the same least-privilege role (GetItem, PutItem)
+    assert function["Environment"] == api["Environment"]
+    assert function["Timeout"] > api["Timeout"] and function["Timeout"] <= 900
+    (name, rule), = resources(template, "AWS::Events::Rule").items()  # fmt: skip
+    props = rule["Properties"]
+    assert props["State"] == "ENABLED"
+    # Once a day, before midnight UTC: tomorrow's deals are kept before anyone can ask.
+    minute, hour, *rest = props["ScheduleExpression"].removeprefix("cron(").rstrip(")").split()
+    assert rest == ["*", "*", "?", "*"] and 18 <= int(hour) <= 23 and 0 <= int(minute) < 60
+    assert props["Targets"][0]["Arn"] == {"Fn::GetAtt": ["PrepareDailyLambdaFunction", "Arn"]}
+    permission = next(
+        p["Properties"]
+        for p in resources(template, "AWS::Lambda::Permission").values()
+        if p["Properties"]["Principal"] == "events.amazonaws.com"
+    )
+    assert permission["SourceArn"] == {"Fn::GetAtt": [name, "Arn"]}
+    assert permission["Action"] == "lambda:InvokeFunction"
+    source = zipfile.ZipFile(artifact).read("handlers/lambda_handler.py").decode()
+    assert "def prepare_daily(event" in source
+
+
+def test_expired_games_go_by_ttl_and_the_stream(packaged):
+    artifact, _, template = packaged
+    found = template["Resources"]
+    table = found["GamesTable"]["Properties"]
+    from infra.dynamo_store import RECORD_SK, TTL_ATTRIBUTE
+
+    assert table["TimeToLiveSpecification"] == {"AttributeName": TTL_ATTRIBUTE, "Enabled": True}
+    assert table["StreamSpecification"] == {"StreamViewType": "KEYS_ONLY"}
+    env = found["ApiLambdaFunction"]["Properties"]["Environment"]["Variables"]
+    assert float(env["ROYAL_GAME_TTL_DAYS"]) > 0
+    function = found["ExpiredGamesLambdaFunction"]["Properties"]
+    assert function["Handler"] == "handlers/lambda_streams.expired_games"
+    assert function["Role"] == {"Fn::GetAtt": ["ExpiredGamesRole", "Arn"]}
+    mapping = found["ExpiredGamesStream"]
+    assert mapping["Type"] == "AWS::Lambda::EventSourceMapping"
+    props = mapping["Properties"]
+    assert props["EventSourceArn"] == {"Fn::GetAtt": ["GamesTable", "StreamArn"]}
+    assert props["FunctionName"] == {"Fn::GetAtt": ["ExpiredGamesLambdaFunction", "Arn"]}
+    assert "ExpiredGamesRole" in mapping["DependsOn"]
+    (pattern,) = [json.loads(f["Pattern"]) for f in props["FilterCriteria"]["Filters"]]
+    assert pattern == {
+        "eventName": ["REMOVE"],
+        "userIdentity": {"type": ["Service"], "principalId": ["dynamodb.amazonaws.com"]},
+        "dynamodb": {"Keys": {"sk": {"S": [RECORD_SK]}}},
+    }
+    # Its role, the only one that may delete: Query and DeleteItem on the table (no index,
+    # no Scan), the stream's reads on the stream, its own log group.
+    statements = [
+        s
+        for p in found["ExpiredGamesRole"]["Properties"]["Policies"]
+        for s in p["PolicyDocument"]["Statement"]
+    ]
+    by_action = {a: s["Resource"] for s in statements for a in s["Action"]}
+    table_arn = [{"Fn::GetAtt": ["GamesTable", "Arn"]}]
+    stream_arn = [{"Fn::GetAtt": ["GamesTable", "StreamArn"]}]
+    assert {a for a in by_action if a.startswith("dynamodb:")} == {
+        "dynamodb:Query", "dynamodb:DeleteItem", "dynamodb:DescribeStream",
+        "dynamodb:GetRecords", "dynamodb:GetShardIterator", "dynamodb:ListStreams",
+    }  # fmt: skip
+    assert by_action["dynamodb:Query"] == by_action["dynamodb:DeleteItem"] == table_arn
+    assert by_action["dynamodb:GetRecords"] == stream_arn
+    assert "expiredGames:*" in json.dumps(by_action["logs:PutLogEvents"])
+    assert all(not a.startswith(("ssm:", "iam:")) for a in by_action)
+    source = zipfile.ZipFile(artifact).read("handlers/lambda_streams.py").decode()
+    assert "def expired_games(event" in source

@@ -104,6 +104,21 @@ def test_games_are_isolated(store):
     assert store.load("b").moves == ()
 
 
+def test_version_is_the_number_of_moves_without_reading_the_log(store):
+    assert store.version("nope") is None
+    store.create(record("a"))
+    store.create(record("b"))
+    assert store.version("a") == 0
+    for i in range(12):  # past 9 and 10: the count is a number, never a string's order
+        store.append("a", i, event(i + 1), None)
+        assert store.version("a") == i + 1
+    store.append("a", 12, event(13, move={"type": "resign"}),
+                 Finish("lost", {"score": 0}, FINISHED_AT, "royal-assassin"))  # fmt: skip
+    assert store.version("a") == 13 == store.load("a").version
+    assert store.version("b") == 0  # another game's moves are not counted
+    assert store.version("a-") is None and store.version("") is None
+
+
 def test_unicode_survives(store):
     store.create(record(options={"name": "Königin ♛"}))
     store.append("g1", 0, event(1, move={"type": "say", "text": "Long live the King! 👑"}), None)
@@ -453,3 +468,115 @@ def test_sqlite_writes_wait_for_a_lock_another_connection_holds(tmp_path, monkey
         other.execute("ROLLBACK")
     store.append("g1", 2, event(3), None)
     assert store.load("g1").version == 3 and store.load("g2") is None
+
+
+# ---- casual games expire (docs/api.md, "Limits") --------------------------------------------
+
+T = 1_795_305_600  # 2026-11-22T00:00:00Z
+
+
+def engine_expires(store):
+    """DynamoDB deletes expired items itself (TTL): its adapter's cleanup deletes nothing."""
+    return hasattr(store, "client")
+
+
+def test_an_expiry_is_kept_pushed_back_and_removed_by_the_finish(store):
+    store.create(record(expires_at=T + 100))
+    store.create(record("kept"))  # no expiry: a ranked attempt, or made while expiry was off
+    assert store.load("g1").record.expires_at == T + 100
+    assert store.load("kept").record.expires_at is None
+    store.append("g1", 0, event(1), None)
+    store.touch("g1", T + 500)
+    assert store.load("g1").record.expires_at == T + 500
+    store.touch("g1", T + 200)  # never brought forward
+    store.touch("kept", T + 200)  # never given one
+    store.touch("nope", T + 200)  # and no game is made by it
+    assert store.load("g1").record.expires_at == T + 500
+    assert store.load("kept").record.expires_at is None and store.load("nope") is None
+    store.append("g1", 1, event(2, move={"type": "resign"}),
+                 Finish("lost", {"score": 0}, FINISHED_AT, "royal-assassin"))  # fmt: skip
+    finished = store.load("g1").record
+    assert finished.expires_at is None and finished.status == "lost"
+    store.touch("g1", T + 900)  # a move that lost the race to the finish: no expiry again
+    assert store.load("g1").record.expires_at is None
+
+
+def test_expired_games_go_with_their_moves_and_nothing_else(store):
+    store.create(record("old", expires_at=T + 10))
+    store.create(record("due", expires_at=T + 20))
+    store.create(record("young", expires_at=T + 1000))
+    store.create(record("ranked", daily={"date": "2026-11-22", "player": "p", "name": "P#0"}))
+    for gid in ("old", "young"):
+        for i in range(3):
+            store.append(gid, i, event(i + 1), None)
+    store.create(record("done", expires_at=T + 10))
+    store.append("done", 0, event(1, move={"type": "resign"}),
+                 Finish("lost", {"score": 0}, FINISHED_AT, "royal-assassin"))  # fmt: skip
+    deleted = store.delete_expired(T + 20)
+    if engine_expires(store):  # TTL's job: the attribute it reads is what the adapter owes
+        assert deleted == 0
+        items = {
+            gid: store._get(f"GAME#{gid}", "GAME")
+            for gid in ("old", "due", "young", "ranked", "done")
+        }
+        assert items["old"]["expires_at"] == {"N": str(T + 10)}
+        assert items["young"]["expires_at"] == {"N": str(T + 1000)}
+        assert "expires_at" not in items["ranked"] and "expires_at" not in items["done"]
+        return
+    assert deleted == 2
+    assert store.load("old") is None and store.load("due") is None
+    assert store.version("old") is None
+    assert store.load("young").version == 3 and store.load("ranked") is not None
+    assert store.load("done").record.status == "lost"
+    assert store.delete_expired(T + 20) == 0
+    store.create(record("old", expires_at=T + 5000))  # the id is free again: nothing was left
+    assert store.load("old").moves == ()
+
+
+def test_many_expired_games_are_deleted_in_batches(tmp_path):
+    """SQLite: the cleanup takes the write lock one batch at a time, and finishes."""
+    from infra import sqlite_store
+    from infra.sqlite_store import SqliteStore
+
+    store = SqliteStore(str(tmp_path / "court.db"))
+    count = sqlite_store.EXPIRED_BATCH * 2 + 3
+    for i in range(count):
+        store.create(record(f"g{i}", expires_at=T + i % 7))
+        store.append(f"g{i}", 0, event(1), None)
+    store.create(record("young", expires_at=T + 100))
+    assert store.delete_expired(T + 10) == count
+    assert store.load("young") is not None and store.load("g0") is None
+
+
+def test_an_older_sqlite_file_gains_expiries_from_its_last_move(tmp_path):
+    """Files made before games expired: their unfinished casual games expire `game_ttl` after
+    their last move (or creation); finished games and ranked attempts never."""
+    import sqlite3
+
+    from infra.sqlite_store import SqliteStore
+
+    path = str(tmp_path / "old.db")
+    SqliteStore(path)
+    store = SqliteStore(path)
+    for gid, changes in [
+        ("idle", {}),
+        ("moved", {}),
+        ("ranked", {"daily": {"date": "2026-11-22", "player": "p", "name": "P#0"}}),
+        ("done", {}),
+    ]:
+        store.create(record(gid, **changes))
+    store.append("moved", 0, MoveEvent(1, 0, {"type": "draw"}, "2026-11-25T12:00:00.000Z",
+                                       "0" * 64), None)  # fmt: skip
+    store.append("done", 0, event(1, move={"type": "resign"}),
+                 Finish("lost", {"score": 0}, FINISHED_AT, "royal-assassin"))  # fmt: skip
+    with sqlite3.connect(path) as conn:  # as a file of the previous version had it
+        conn.execute("DROP INDEX games_expiring")
+        conn.execute("ALTER TABLE games DROP COLUMN expires_at")
+    ttl = 30 * 86_400
+    migrated = SqliteStore(path, game_ttl=ttl)
+    assert migrated.load("idle").record.expires_at == T + ttl
+    assert migrated.load("moved").record.expires_at == T + 3 * 86_400 + 12 * 3600 + ttl
+    assert migrated.load("ranked").record.expires_at is None
+    assert migrated.load("done").record.expires_at is None
+    assert migrated.load("moved").version == 1  # the games themselves load as they were
+    assert SqliteStore(path, game_ttl=ttl).load("idle").record.expires_at == T + ttl  # once

@@ -233,15 +233,25 @@ def test_any_hostile_record_is_a_verdict(record, data):
     assert isinstance(verdict.summary(), str) and isinstance(verdict.to_json(), dict)
 
 
-def test_the_documented_example_record_verifies():
-    """docs/record-format.md's full example is a real record: OK as the page says."""
+def test_the_documented_example_records_verify():
+    """docs/record-format.md's examples are real records, one of each format: OK as the page
+    says, and the first salt is the HMAC of the example's published chain key."""
+    from domain.record import RECORD_FORMAT, RECORD_FORMAT_V1, move_salt
     from tests.stores import ROOT
 
     text = (ROOT / "docs/record-format.md").read_text()
-    example = json.loads(text.split("```json\n", 1)[1].split("\n```", 1)[0])
-    verdict = verify(example)
-    assert verdict.valid, verdict.problems
-    assert f"`court verify game.json` prints `{verdict.summary()}`" in text
+    blocks = [json.loads(b.split("\n```", 1)[0]) for b in text.split("```json\n")[1:]]
+    current, old = blocks[:2]
+    assert (current["format"], old["format"]) == (RECORD_FORMAT, RECORD_FORMAT_V1)
+    for example, name in ((current, "game.json"), (old, "old-game.json")):
+        verdict = verify(example)
+        assert verdict.valid, verdict.problems
+        assert f"`court verify {name}` prints `{verdict.summary()}`" in text
+    assert all("salt" not in m for m in old["moves"])
+    key = text.split("can be checked by hand (below), is `", 1)[1].split("`", 1)[0]
+    assert [m["salt"] for m in current["moves"]] == [
+        move_salt(key, m["seq"]) for m in current["moves"]
+    ]
 
 
 def test_a_record_of_format_1_still_verifies(record):

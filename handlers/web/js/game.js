@@ -6,6 +6,7 @@ import { api, ApiError, newKey, storage } from "./api.js";
 import { generic, renderBoard } from "./boards.js";
 import { verifyDeal } from "./deal.js";
 import { movesPanel } from "./moves.js";
+import { verifyChain } from "./record.js";
 import { effectLine, fill, h, moveLabel, words } from "./ui.js";
 
 const LONG_POLL_SECONDS = 20;
@@ -98,6 +99,10 @@ export async function gamePage(root, gameId, rulesets) {
           render();
           return;
         }
+        // Answered at once because the server's waiting places were all taken: ask again
+        // when it says (docs/api.md, "Limits"), not in a tight loop.
+        const retry = Number(answer.headers.get("Retry-After"));
+        if (retry > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(retry, 30) * 1000));
       } catch (e) {
         if (controller.signal.aborted) return;
         await new Promise((resolve) => setTimeout(resolve, 2000)); // the network: try again
@@ -192,8 +197,13 @@ export async function gamePage(root, gameId, rulesets) {
     page.verify = { running: true };
     render();
     try {
-      const { data: step } = await api("GET", `${path}/replay?at=0`, { token: token() });
-      page.verify = await verifyDeal(page.game, step.deck || [], step.view);
+      const [{ data: step }, { data: record }] = await Promise.all([
+        api("GET", `${path}/replay?at=0`, { token: token() }),
+        api("GET", `${path}/record`, { token: token() }),
+      ]);
+      const deal = await verifyDeal(page.game, step.deck || [], step.view);
+      const chain = await verifyChain(page.game, record);
+      page.verify = { ok: deal.ok && chain.ok, checks: [...deal.checks, chain], deck: deal.deck };
     } catch (e) {
       page.verify = { ok: false, checks: [{ name: "Verification could not run", ok: false, detail: e.message }] };
     }
@@ -235,7 +245,8 @@ export async function gamePage(root, gameId, rulesets) {
       : v?.running ? h("p", { role: "status" }, "Checking…") : null;
     return h("section", { class: "verify", "aria-label": "Verify this deal" }, h("h2", {}, "Verify this deal"),
       h("p", {}, "Your browser hashes the revealed seed, re-deals the cards with the public deal algorithm ",
-        "and compares them with the game the server dealt."),
+        "and compares them with the game the server dealt, then re-computes the record's hash chain ",
+        "move by move from the commitment."),
       h("button", { type: "button", id: "verify-deal", onclick: runVerify }, "Verify this deal"), result);
   }
 
@@ -263,16 +274,21 @@ export async function gamePage(root, gameId, rulesets) {
 
   function endPanel() {
     const g = page.game;
-    const share = `${location.origin}/play?from_game=${gameId}`;
+    // Only a game whose deals may be chosen offers its deal again (share.same_deal): in a
+    // two-seat game a known deal would show one seat the other's cards.
+    const same = g.share?.same_deal;
+    const again = same ? `/play?from_game=${encodeURIComponent(same.from_game)}` : null;
     return h("section", { class: "end", "aria-label": "After the game" },
       h("h2", {}, "Game over"),
       h("p", { class: "headline", id: "outcome" }, headline(g, mySeat())),
       h("details", { class: "outcome" }, h("summary", {}, "The outcome in full"), generic(g.outcome)),
       h("p", {}, h("button", { type: "button", id: "download-record", onclick: downloadRecord }, "Download the record"),
-        " ", h("a", { href: `/play?from_game=${gameId}`, id: "share-deal" }, "Play this deal again"),
+        " ", again ? h("a", { href: again, id: "share-deal" }, "Play this deal again") : null,
         " ", h("a", { href: "/" }, "New game")),
-      h("p", {}, h("label", { for: "share-link" }, "Share this deal: "),
-        h("input", { id: "share-link", readonly: true, value: share, size: 40 })),
+      again ? h("p", {}, h("label", { for: "share-link" }, "Share this deal: "),
+        h("input", { id: "share-link", readonly: true, value: location.origin + again, size: 40 }))
+        : g.seed ? h("p", { id: "no-same-deal" }, "This game deals only secret deals, so this one is not ",
+          "dealt again; its seed (above) and its record are there to check it.") : null,
       g.seed ? verifyPanel() : h("p", {}, "The seed is revealed once the day's challenge is over."),
       replayPanel());
   }

@@ -53,7 +53,9 @@ function rulesetCard(ruleset, navigate, fromGame) {
     ? h("details", { class: "options" }, h("summary", {}, "Options"), ruleset.options.map((o) => optionField(ruleset, o)))
     : null;
   const seedId = `${ruleset.id}-seed`;
-  const seed = fromGame ? null : h("div", { class: "field" },
+  // A ruleset whose deals are always the server's secret (`chosen_deals: false`: a seed one
+  // seat knew would show it the other's cards) takes no seed.
+  const seed = fromGame || ruleset.chosen_deals === false ? null : h("div", { class: "field" },
     h("label", { for: seedId }, "Seed (optional: share a deal)"),
     h("input", { id: seedId, name: "seed", pattern: SEED_PATTERN, maxlength: 128, autocomplete: "off",
                  placeholder: "secret, revealed at the end" }));
@@ -65,7 +67,7 @@ function rulesetCard(ruleset, navigate, fromGame) {
     if (fromGame) body.from_game = fromGame;
     else {
       body.options = readOptions(form, ruleset);
-      if (form.elements.seed.value) body.seed = form.elements.seed.value;
+      if (form.elements.seed?.value) body.seed = form.elements.seed.value;
     }
     if (ruleset.seats.max > 1) {
       body.seats = [{ player: "human" }];
@@ -100,6 +102,11 @@ export async function startPage(root, rulesets, navigate) {
       const { data } = await api("GET", `/v1/games/${encodeURIComponent(fromGame)}`);
       shown = rulesets.filter((r) => r.id === data.game.ruleset);
       intro = h("p", {}, `Play the same deal as game ${fromGame}: the same cards, a fresh game.`);
+      if (shown.some((r) => r.chosen_deals === false)) {
+        intro = h("p", { class: "message error", role: "alert" },
+          "That deal cannot be shared: this game deals only secret deals.");
+        shown = [];
+      }
     } catch (e) {
       intro = h("p", { class: "message error", role: "alert" }, `That deal cannot be shared: ${e.message}`);
       shown = [];

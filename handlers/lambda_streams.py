@@ -1,0 +1,48 @@
+"""AWS Lambda entry for the table's stream: what is left of a game that TTL expired goes too.
+
+DynamoDB's TTL deletes an item whose `expires_at` has passed: only the game's record item
+carries one (a casual game's, kept in step by the service), so TTL removes the record and the
+stream hands that removal here, which deletes the game's move items (`DynamoStore.
+delete_game_items`). The function has a role of its own, the only one allowed DeleteItem.
+
+A batch that fails is retried by Lambda (deleting again what is left is harmless); a record
+removed by anything but TTL is left alone (serverless.yml filters those out too).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from handlers.config import Settings, build_store
+from infra.dynamo_store import RECORD_SK, DynamoStore
+
+TTL_PRINCIPAL = {"type": "Service", "principalId": "dynamodb.amazonaws.com"}
+
+settings = Settings.from_env(default_store="dynamodb")
+store = build_store(settings)
+
+
+def expired_game(record: dict[str, Any]) -> str | None:
+    """The id of the game whose record TTL removed, if the stream record is that."""
+    keys = record.get("dynamodb", {}).get("Keys", {})
+    pk, sk = str(keys.get("pk", {}).get("S", "")), str(keys.get("sk", {}).get("S", ""))
+    if (
+        record.get("eventName") != "REMOVE"
+        or record.get("userIdentity") != TTL_PRINCIPAL
+        or sk != RECORD_SK
+        or not pk.startswith("GAME#")
+    ):
+        return None
+    return pk.removeprefix("GAME#")
+
+
+def expired_games(event: dict[str, Any], context: object) -> dict[str, Any]:
+    assert isinstance(store, DynamoStore), "the stream handler runs on DynamoDB"
+    deleted: dict[str, int] = {}
+    for record in event.get("Records", []):
+        game_id = expired_game(record)
+        if game_id is not None:
+            deleted[game_id] = store.delete_game_items(game_id)
+    print(json.dumps({"expired_games": len(deleted), "items_deleted": sum(deleted.values())}))
+    return {"games": len(deleted), "items": sum(deleted.values())}
