@@ -348,3 +348,16 @@ def test_a_bot_decides_from_its_view_alone():
         a = make(DealRandom("s", "bot"))(RAA, one, 1, RAA.legal_moves(one, 1))
         b = make(DealRandom("s", "bot"))(RAA, other, 1, RAA.legal_moves(other, 1))
         assert a == b, name
+
+
+def test_sealed_shows_the_viewers_own_placement_while_the_other_seat_has_not_placed():
+    """The spec's `sealed`: the viewer's own submitted move of the current simultaneous step,
+    a placement as well as a flip; never the other seat's, never to a spectator."""
+    game = replay(RAA, "sealed", None, EXAMPLE[:3])  # seat 0 has placed, seat 1 not yet
+    mine = RAA.view(game.state, 0)
+    assert mine["sealed"] == place("3H", "TH", "9H") and mine["submitted"] == [True, False]
+    assert RAA.view(game.state, 1)["sealed"] is None
+    assert RAA.view(game.state, None)["sealed"] is None
+    assert "3H" not in strings_in(RAA.view(game.state, 1))
+    game.play(*EXAMPLE[3])  # both have placed: the step is over
+    assert all(RAA.view(game.state, s)["sealed"] is None for s in (0, 1, None))

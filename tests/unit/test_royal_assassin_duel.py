@@ -196,6 +196,8 @@ def test_exhaustion_ends_on_royal_value_and_a_draw_is_possible(theirs, winner, r
     # both hands empty: the next round deals nothing (stock and discard empty): exhaustion
     assert DUEL.outcome(state) == {"result": result, "winner": winner, "reason": "exhaustion",
                                    "score": [13, 13 if theirs == "KC" else 12]}  # fmt: skip
+    # `round` counts the rounds dealt: the one that dealt nothing is not among them
+    assert all(view(state, seat)["round"] == 1 for seat in (0, 1, None))
 
 
 def test_options_are_checked():

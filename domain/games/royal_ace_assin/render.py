@@ -36,8 +36,12 @@ def render(view: Json) -> str:
             lines.append(
                 f"    {side['assassin']['card']} killed the enemy {side['assassin']['target']}"
             )
-    if view["sealed"]:
-        lines.append(f"  your sealed flip: {view['sealed']['targets']}")
+    sealed = view["sealed"]
+    if sealed and sealed["type"] == "flip":
+        lines.append(f"  your sealed flip: {sealed['targets']}")
+    elif sealed:
+        placed = ", ".join(f"{card} under the {f}" for f, card in sealed["cards"].items())
+        lines.append(f"  your placement, face down until both have placed: {placed}")
     if view["outcome"]:
         o = view["outcome"]
         lines.append(

@@ -495,11 +495,19 @@ class RoyalAceAssin(Ruleset[State, Move]):
                 if state.phase == "place"
                 else [targets is not None for targets in state.sealed]
             )
-        sealed = None
+        sealed = None  # the viewer's own submission while the other seat's is awaited
         if seat is not None and state.phase == "flip":
             mine = state.sealed[seat]
             if mine is not None and state.sealed[1 - seat] is None:
                 sealed = {"type": "flip", "targets": list(mine)}
+        elif (
+            seat is not None
+            and state.phase == "place"
+            and state.placed[seat]
+            and not state.placed[1 - seat]
+        ):
+            columns = state.sides[seat].columns
+            sealed = {"type": "place", "cards": {f: columns[f][-1].code for f in FIGUREHEADS}}
         return {
             "status": self.status(state),
             "phase": state.phase,

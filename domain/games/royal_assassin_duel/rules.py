@@ -526,7 +526,8 @@ class RoyalAssassinDuel(Ruleset[State, Move]):
             dealt += got
             effects.append({"type": "drew", "seat": seat, "count": got})
         state.phase, state.reaction = "turn", None
-        if dealt == 0:
+        if dealt == 0:  # exhaustion: a round that deals nothing is not a round dealt
+            state.round -= 1
             v0, v1 = state.royal_value(0), state.royal_value(1)
             self._end(state, None if v0 == v1 else (0 if v0 > v1 else 1), "exhaustion", effects)
             return
