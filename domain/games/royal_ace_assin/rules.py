@@ -495,7 +495,7 @@ class RoyalAceAssin(Ruleset[State, Move]):
                 if state.phase == "place"
                 else [targets is not None for targets in state.sealed]
             )
-        sealed = None  # the viewer's own submission while the other seat's is awaited
+        sealed: Json | None = None  # the viewer's own submission, the other seat's awaited
         if seat is not None and state.phase == "flip":
             mine = state.sealed[seat]
             if mine is not None and state.sealed[1 - seat] is None:
