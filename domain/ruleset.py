@@ -147,18 +147,11 @@ class Ruleset(ABC, Generic[S, M]):
     def start(self, seed: str, options: Mapping[str, object] | None = None) -> S:
         """The position from which the first real choice is made (forced moves already played).
 
-        `settle` without its effects: the state is freshly dealt, so no one else holds it.
+        The state is freshly dealt, so the forced moves are played on it in place, unheard.
         """
         state = self._initial(check_seed(seed), self._own(options))
         self._play_forced(state, UNHEARD)
         return state
-
-    def settle(self, state: S) -> Transition[S]:
-        """Play every forced move from `state` (left untouched): how a fresh deal begins."""
-        new_state = state.copy()
-        effects: list[Effect] = []
-        self._play_forced(new_state, effects)
-        return Transition(new_state, effects)
 
     def deck(self, seed: str, options: Mapping[str, object] | None = None) -> list[str]:
         """The shuffled deck for this seed, top first: what `court deal` prints."""
@@ -222,16 +215,6 @@ class Ruleset(ABC, Generic[S, M]):
             legal = self._legal(state, seat)
             raise IllegalMove(self._why_illegal(state, seat, typed), [m.to_json() for m in legal])
         return typed
-
-    def apply_alone(self, state: S, seat: int, move: object) -> S:
-        """`move` alone, leaving the forced moves after it unplayed: for search code that
-        models forced moves itself, and for checking such a model against the rules."""
-        typed = self.parse_move(state, seat, move)
-        if typed not in self._legal(state, seat):
-            raise IllegalMove(self._why_illegal(state, seat, typed))
-        new_state = state.copy()
-        self._play(new_state, seat, typed, [])
-        return new_state
 
     def playout(
         self, state: S, choosers: Sequence[Callable[[tuple[M, ...]], M]]

@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from domain.cards import JOKERS, STANDARD_DECK, card
+from domain.errors import IllegalMove
 from domain.games.royal_assassin.rules import Options, RoyalAssassin, State
+from domain.ruleset import Effect, Transition
 
 RA = RoyalAssassin()
 
@@ -22,7 +24,27 @@ def deal(*top: str, **options) -> tuple[State, list]:
     """Set up a stacked deck and play the forced moves, as `start` does for a seed."""
     opts = Options(**options)
     state = RA.set_up(stacked(*top, jokers=opts.jokers_in_deck), opts)
-    return RA.settle(state)
+    return settle(RA, state)
+
+
+def settle(ruleset, state) -> Transition:
+    """Every forced move played from a hand-built `state` (left untouched), with its effects:
+    what `start` does for a dealt one. Test-only: the rules' public path never needs it."""
+    new_state = state.copy()
+    effects: list[Effect] = []
+    ruleset._play_forced(new_state, effects)
+    return Transition(new_state, effects)
+
+
+def apply_alone(ruleset, state, seat: int, move: dict):
+    """`move` alone, the forced moves after it left unplayed: to check a search model that
+    plays forced moves itself against the rules. Test-only, like `settle`."""
+    typed = ruleset.parse_move(state, seat, move)
+    if typed not in ruleset._legal(state, seat):
+        raise IllegalMove(ruleset._why_illegal(state, seat, typed))
+    new_state = state.copy()
+    ruleset._play(new_state, seat, typed, [])
+    return new_state
 
 
 def play(state: State, move: dict) -> tuple[State, list]:

@@ -5,6 +5,7 @@ import pytest
 from domain.errors import IllegalMove
 from domain.games.adaman.decktet import BASIC, BY_CODE, CARDS
 from domain.games.adaman.rules import Adaman, Options, deck_for
+from tests.helpers import settle
 
 AD = Adaman()
 
@@ -18,12 +19,12 @@ def stacked(*top, **options):
 
 def deal(*top, **options):
     deck, opts = stacked(*top, **options)
-    return AD.settle(AD.set_up(deck, opts))
+    return settle(AD, AD.set_up(deck, opts))
 
 
 def short(*cards, **options):
     """A deck of exactly these cards, for endings that need the stock to run out."""
-    return AD.settle(AD.set_up([BY_CODE[c] for c in cards], Options(**options)))
+    return settle(AD, AD.set_up([BY_CODE[c] for c in cards], Options(**options)))
 
 
 def codes(cards):

@@ -12,6 +12,7 @@ from domain.games.adaman.decktet import BY_CODE, CARDS, EXCUSE
 from domain.games.adaman.rules import Adaman, Options
 from domain.games.adaman.solver import Solver, solve_deal
 from domain.playthrough import replay
+from tests.helpers import apply_alone
 
 AD = Adaman()
 seeds = st.from_regex(SEED_PATTERN, fullmatch=True)
@@ -175,7 +176,7 @@ def test_every_payment_left_out_has_a_kept_witness(seed, opts, choices):
 def children(state):
     """Every real move and the position right after it, forced moves left unplayed."""
     return [
-        (move, AD.apply_alone(state, 0, move))
+        (move, apply_alone(AD, state, 0, move))
         for move in AD.legal_moves(state, 0)
         if move["type"] != "resign"
     ]
@@ -206,7 +207,7 @@ def test_solver_agrees_with_plain_search_on_small_decks(order, size, excuse_at):
     assert complete and winnable == (state.status == "won" or exhaustive(state, {}))
     if winnable:  # the line really wins, move by move, in the engine
         for spec in line:
-            state = AD.apply_alone(state, 0, Solver.move_json(spec))
+            state = apply_alone(AD, state, 0, Solver.move_json(spec))
         assert state.status == "won"
 
 

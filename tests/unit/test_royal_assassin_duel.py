@@ -10,6 +10,7 @@ from domain.deal import DealRandom
 from domain.errors import IllegalMove, InvalidOptions
 from domain.games.royal_assassin_duel import ROYAL_ASSASSIN_DUEL as DUEL
 from domain.games.royal_assassin_duel.rules import CANONICAL, Column, Entry, State, all_codes
+from tests.helpers import settle
 
 ROLE = {"+": "attack", "#": "defense"}
 
@@ -178,7 +179,7 @@ def test_discard_only_when_nothing_else_is_possible_and_forced_when_alone():
                      {"columns": {"diamonds": ["QD"]}, "hand": ["3C"]})  # fmt: skip
     # 2D: no diamonds column of its own, and no black enemy royal: only a discard, forced
     assert state.hands[0] == ["2D"]
-    settled = DUEL.settle(state)
+    settled = settle(DUEL, state)
     assert settled.effects[0] == {"type": "forced", "seat": 0,
                                   "move": {"type": "discard", "card": "2D"}}  # fmt: skip
     assert settled.state.reserves[0] == ["2D"]

@@ -5,7 +5,7 @@ import pytest
 from domain.cards import card
 from domain.errors import GameOver, IllegalMove
 from domain.games.royal_assassin.rules import Entry, Options, State
-from tests.helpers import RA, column, deal, legal, only, play, stacked, strength
+from tests.helpers import RA, column, deal, legal, only, play, settle, stacked, strength
 
 HEARTS = "hearts"
 
@@ -166,7 +166,7 @@ def test_the_joker_in_hand_is_used_before_the_current_card():
         stacked("QH", "KH", "3S", "X2", jokers=True), Options(setup_royals=2, jokers_in_deck=True)
     )
     state.jokers_in_hand.append(card("X1"))  # as if it had come back from a destroyed column
-    state, _ = RA.settle(state)
+    state, _ = settle(RA, state)
     state, _ = play(state, attack(HEARTS))
     state, _ = play(state, {"type": "draw"})
     assert state.current.code == "X2"
@@ -252,7 +252,7 @@ def short_game(recycle):
     """A five-card deck: one King, one attack, two dead cards, then the stock runs out."""
     deck = [card(c) for c in ("KH", "2S", "3C", "4C")]
     state = RA.set_up(deck, Options(setup_royals=1, recycle_reserve=recycle))
-    state, _ = RA.settle(state)
+    state, _ = settle(RA, state)
     return RA.apply(state, 0, attack(HEARTS))
 
 

@@ -430,6 +430,18 @@ class RisusRoyale(Ruleset[State, Move]):
             self._round(state, move.cliche, effects)
         self._end_checks(state, effects)
 
+    def _play_visible(self, state: State, seat: int, move: Move) -> None:
+        """What `preview` shows a bot: the character made, or the walk to a pile, and no
+        more. Arriving turns up a face-down guard, and every other move rolls dice from the
+        seed's stream: both are the future, which no preview may tell."""
+        if move.kind == "create":
+            self._play(state, seat, move, [])
+        elif move.kind in ("enter", "move", "retreat"):
+            assert move.pile is not None
+            state.position = move.pile
+            state.turn += 1
+            state.wounds = [0, 0, 0, 0]
+
     def _roll(self, state: State, count: int) -> list[int]:
         """`count` dice, each `uniform(6) + 1` of the `dice` stream (rejection inlined)."""
         draw = state.dice.draw

@@ -164,9 +164,9 @@ class Column:
 class State:
     """A position. Mutated only by the ruleset, on a copy it has just made."""
 
-    __slots__ = ("columns", "decks", "discard", "hands", "jokers", "max_reshuffles", "phase",
-                 "reaction", "reason", "reserves", "reshuffles", "round", "seed", "stock",
-                 "turn", "winner")  # fmt: skip
+    __slots__ = ("columns", "decks", "discard", "hands", "hold_deal", "jokers",
+                 "max_reshuffles", "phase", "reaction", "reason", "reserves", "reshuffles",
+                 "round", "seed", "stock", "turn", "winner")  # fmt: skip
 
     def __init__(self, seed: str, decks: int, jokers: bool, max_reshuffles: int) -> None:
         self.seed, self.decks, self.max_reshuffles = seed, decks, max_reshuffles
@@ -185,6 +185,7 @@ class State:
         self.reaction: dict[str, int] | None = None  # {"mover", "seat", "passes"}
         self.winner: int | None = None
         self.reason: str | None = None
+        self.hold_deal = False  # a preview: the next round is not dealt (it draws unseen cards)
 
     def copy(self) -> State:
         new = State.__new__(State)
@@ -197,6 +198,7 @@ class State:
         new.round, new.phase, new.turn = self.round, self.phase, self.turn
         new.reaction = None if self.reaction is None else dict(self.reaction)
         new.winner, new.reason = self.winner, self.reason
+        new.hold_deal = self.hold_deal
         return new
 
     def royal_value(self, seat: int) -> int:
@@ -426,7 +428,7 @@ class RoyalAssassinDuel(Ruleset[State, Move]):
             state.turn = 1 - mover
         elif state.hands[mover]:
             state.turn = mover
-        else:
+        elif not state.hold_deal:
             self._new_round(state, effects)
 
     def _place(
@@ -495,6 +497,15 @@ class RoyalAssassinDuel(Ruleset[State, Move]):
                 effects.append({"type": "exact_zero", "owner": owner, "column": name,
                                 "cards": gone})  # fmt: skip
             return
+
+    def _play_visible(self, state: State, seat: int, move: Move) -> None:
+        """What `preview` shows a bot: the move and the chain it sets off, but not the next
+        round's deal, which would turn up cards from the stock."""
+        state.hold_deal = True
+        try:
+            self._play(state, seat, move, [])
+        finally:
+            state.hold_deal = False
 
     # ---- rounds and the end ------------------------------------------------------------------
 
