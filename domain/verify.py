@@ -27,7 +27,8 @@ from domain.errors import IllegalMove, InvalidOptions, Json, UnknownRuleset
 from domain.playthrough import Playthrough
 from domain.record import RECORD_FORMAT, RECORD_FORMAT_V1, RECORD_FORMATS, move_hash
 from domain.registry import get_ruleset
-from domain.service import GAME_ID, MAX_EVENTS
+from domain.usecases.court import GAME_ID
+from domain.usecases.playing import MAX_EVENTS
 
 MAX_RECORD_EVENTS = MAX_EVENTS + 64
 """The most events a record of this service can hold: the players' cap, the bots' replies to

@@ -56,7 +56,7 @@ def test_the_first_run_is_at_once_and_the_next_waits_its_interval():
 def test_prepare_daily_keeps_todays_and_tomorrows_deals(tmp_path, monkeypatch):
     from tests.unit.test_prepare_daily import quick_select
 
-    monkeypatch.setattr("domain.service.select", quick_select)
+    monkeypatch.setattr("domain.usecases.daily.select", quick_select)
     service = make_service(str(tmp_path / "court.db"))
     stop = threading.Event()
     thread = prepare_daily(lambda: service, every=60, stop=stop)

@@ -27,7 +27,7 @@ def lambda_module(monkeypatch, aws_credentials):
     monkeypatch.delenv("ROYAL_STORE", raising=False)
     monkeypatch.delenv("ROYAL_DAILY_SECRET_PARAM", raising=False)
     # The solver and the rating playouts take seconds a deal; what is tested here is the entry.
-    monkeypatch.setattr("domain.service.select", quick_select)
+    monkeypatch.setattr("domain.usecases.daily.select", quick_select)
     with mock_aws():
         store = DynamoStore(make_client(None, "us-east-1"), TABLE)
         store.create_table()

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-import domain.service
+import domain.usecases.playing
 from domain.record import move_hash
 from domain.registry import GAMES
 from domain.service import GameService
@@ -191,7 +191,7 @@ def check_no_hash_gives_away_a_move(client, store, gid, tokens, guesses) -> int:
 
 
 def test_a_game_takes_so_many_events_then_only_resign(monkeypatch):
-    monkeypatch.setattr(domain.service, "MAX_EVENTS", 24)
+    monkeypatch.setattr(domain.usecases.playing, "MAX_EVENTS", 24)
     store = InMemoryStore()
     client = app_on(store, Clock())
     created = client.post(

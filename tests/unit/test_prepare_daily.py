@@ -5,7 +5,7 @@ stores nothing."""
 
 import pytest
 
-import domain.service
+import domain.usecases.daily
 from domain.daily import candidate_seed
 from domain.deal import seed_commitment
 from domain.errors import DailyNotFound, StoreUnavailable
@@ -44,7 +44,7 @@ def chosen(monkeypatch):
         calls.append(f"{day}/{game.id}")
         return quick_select(game, secret, day)
 
-    monkeypatch.setattr(domain.service, "select", counting)
+    monkeypatch.setattr(domain.usecases.daily, "select", counting)
     return calls
 
 

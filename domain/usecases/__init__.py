@@ -1,0 +1,15 @@
+"""The service layer, one small module per use case (in the spirit of Cosmic Python's).
+
+Each use case is a function of a `Court` (court.py: the ports, and the one way a request
+opens a game) and of plain arguments, returning plain values:
+
+- games.py: deal a game (seats, invites, shared deals), join it, read it;
+- playing.py: a seat's move, checked, de-duplicated and appended;
+- appending.py: one event onto the log (the hash chain, the finish, the expiry);
+- bots.py: the bot seats' replies;
+- records.py: the log, the record, a replay step, the finished games' listing;
+- daily.py: daily challenges, players and leaderboards.
+
+`domain/service.py`'s `GameService` puts them behind one object for the handlers and the CLI.
+Nothing here does I/O but through the store port, or reads a clock but the injected one.
+"""

@@ -1,0 +1,77 @@
+"""One event onto a game's log: the move played on a copy, hashed into the chain with its
+salt, and written by one conditional append, with the game's end (and its leaderboard place)
+in the same write, or its expiry pushed back first."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from domain.daily import leaderboard_key
+from domain.errors import Json
+from domain.playthrough import Playthrough
+from domain.record import move_hash, move_salt
+from domain.store import Finish, GameRecord, LeaderboardEntry, MoveEvent, StoredGame
+from domain.usecases.court import Court, epoch
+
+
+def append(
+    court: Court,
+    stored: StoredGame,
+    game: Playthrough,
+    seat: int,
+    move: object,
+    idempotency_key: str | None = None,
+) -> tuple[StoredGame, list[Json]]:
+    """Play `move` on `game` (in place) and append it as the log's next event: one
+    conditional write (VersionConflict if another came first; `game` is then stale)."""
+    version = stored.version
+    playing = game.copy()
+    effects = playing.play(seat, move)  # IllegalMove: nothing is appended
+    assert isinstance(move, dict)
+    seq = version + 1
+    previous = stored.hash_at(version)
+    at = court.clock()
+    key = stored.record.chain_key
+    salt = None if key is None else move_salt(key, seq)
+    event = MoveEvent(
+        seq, seat, move, at, move_hash(previous, seq, seat, move, salt), idempotency_key
+    )
+    finish = None
+    ruleset = game.ruleset
+    record = stored.record
+    if ruleset.is_over(playing.state):
+        outcome = ruleset.outcome(playing.state)
+        assert outcome is not None
+        entry = None
+        if record.daily is not None:
+            daily = record.daily
+            key = leaderboard_key(outcome["result"], outcome["score"], seq, at, record.id)
+            entry = LeaderboardEntry(daily["date"], ruleset.id, key, record.id,
+                                     daily["player"], daily["name"], outcome["result"],
+                                     outcome["score"], seq, at)  # fmt: skip
+        finish = Finish(ruleset.status(playing.state), outcome, at, ruleset.id, entry)
+    elif (renewed := renewed_expiry(court, record, at)) is not None:
+        # Before the move, so that a game cannot expire under an accepted one.
+        court.store.touch(record.id, renewed)
+        record = replace(record, expires_at=renewed)
+    court.store.append(record.id, version, event, finish)
+    game.take(playing)
+    if finish is not None:
+        record = replace(
+            record,
+            status=finish.status,
+            outcome=finish.outcome,
+            finished_at=finish.at,
+            version=seq,
+            expires_at=None,  # removed by the finishing write: a finished game is kept
+        )
+    return StoredGame(record, (*stored.moves, event)), effects
+
+
+def renewed_expiry(court: Court, record: GameRecord, at: str) -> int | None:
+    """A casual game's new expiry if a move at `at` is to push it back: only once less than
+    half its time is left, so that most moves cost no write more."""
+    ttl, expires = court.game_ttl, record.expires_at
+    if ttl is None or expires is None or expires - epoch(at) >= ttl / 2:
+        return None
+    return epoch(at) + ttl

@@ -1,0 +1,224 @@
+"""What every use case shares: the ports it is given, and the one way a request opens a game
+(load, authorize, guard, replay), so that no use case writes that preamble again.
+
+The court holds the store port, the clock and the source of secrets as plain functions, so the
+use cases stay free of I/O and of wall-clock time: the HTTP handlers, the Lambda entry and the
+tests wire in real or fixed ones.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from domain.daily import FIRST_DAY
+from domain.errors import Forbidden, GameNotFound, GameOver, IllegalMove, Json, ReplayError
+from domain.playthrough import Playthrough
+from domain.record import move_salt
+from domain.registry import get_ruleset
+from domain.replay_cache import ReplayCache
+from domain.store import GameRecord, GameStore, MoveEvent, StoredGame
+
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+"""What a game id can look like (the service issues 32 URL-safe characters)."""
+MAX_PAGE = 100
+
+
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """A game as one seat (or a spectator) sees it, plus what the last move set off."""
+
+    game: Json
+    view: Json
+    effects: list[Json] | None = None
+    token: str | None = None
+    seat: int | None = None  # the seat a token was issued for
+    invites: list[Json] | None = None  # a new game's invites, for the other human seats
+    seq: int | None = None  # the event a move became (for Location headers)
+
+
+@dataclass(frozen=True, slots=True)
+class Opened:
+    """A game as a request found it: stored, replayed to its end, and the requester's seat
+    (None: a spectator)."""
+
+    stored: StoredGame
+    seat: int | None
+    game: Playthrough
+
+
+def token_digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def epoch(at: str) -> int:
+    """Unix seconds of a time as the clock gives it (ISO 8601, UTC).
+
+    >>> epoch("2026-11-22T00:00:00.000Z")
+    1795305600
+    """
+    return int(datetime.fromisoformat(at).timestamp())
+
+
+def logged(event: MoveEvent, shown: Json, chain_key: str | None) -> Json:
+    """A move as published in logs and records (the Idempotency-Key stays private), with
+    `shown`, the move as the requester may see it (the ruleset's `public_log`). Its `salt`
+    comes only with the whole move: the hash of a move shown in part (cards face down, a
+    sealed choice) chains from a salt nobody else has, so trying every possible move against
+    it finds nothing, while every move a requester sees whole can be checked link by link."""
+    out = {"seq": event.seq, "seat": event.seat, "move": shown, "at": event.at,
+           "hash": event.hash}  # fmt: skip
+    if chain_key is not None and shown == event.move:
+        out["salt"] = move_salt(chain_key, event.seq)
+    return out
+
+
+class Court:
+    """The ports and settings every use case works with, and the steps they share."""
+
+    def __init__(
+        self,
+        store: GameStore,
+        clock: Callable[[], str],
+        new_secret: Callable[[], str],
+        daily_secret: bytes | Callable[[], bytes] = b"",
+        replay_cache: ReplayCache | None = None,
+        first_day: str = FIRST_DAY,
+        game_ttl: int | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.new_secret = new_secret
+        self.cache = replay_cache
+        self.first_day = first_day  # the first day with a daily challenge
+        # Seconds an unfinished casual game lives after its last move (None: for good).
+        self.game_ttl = game_ttl or None
+        # Keys the daily deals (without it none can be chosen); a function is called once, on
+        # first need, so that a cold start never waits on a secret store it may not use.
+        self._daily_secret = daily_secret
+
+    def daily_secret(self) -> bytes:
+        if callable(self._daily_secret):
+            self._daily_secret = self._daily_secret()
+        return self._daily_secret
+
+    def today(self) -> str:
+        """The current UTC date, from the injected clock: the day boundary is testable."""
+        return self.clock()[:10]
+
+    # ---- opening a game --------------------------------------------------------------------
+
+    def open(self, game_id: str, token: str | None, upto: int | None = None) -> Opened:
+        """Load the game, find the token's seat, refuse what a ranked game keeps private, and
+        replay it (to its end, or to `upto` events): every read's preamble, written once."""
+        stored = self.load(game_id)
+        seat = self.seat(stored.record, token) if token is not None else None
+        self.guard_daily(stored.record, seat)
+        game = self.replay(stored, stored.version if upto is None else upto)
+        return Opened(stored, seat, game)
+
+    def load(self, game_id: str) -> StoredGame:
+        if GAME_ID.fullmatch(game_id) is None:  # never issued: no need to ask the store
+            raise GameNotFound(f"no game {game_id[:80]!r}")
+        stored = self.store.load(game_id)
+        if stored is None:
+            raise GameNotFound(f"no game {game_id!r}")
+        expires = stored.record.expires_at
+        if expires is not None and expires <= epoch(self.clock()):
+            # Expired, whether or not the store has deleted it yet (DynamoDB's TTL takes days).
+            raise GameNotFound(f"no game {game_id!r} (it expired unplayed)")
+        return stored
+
+    @staticmethod
+    def seat(record: GameRecord, token: str) -> int:
+        digest = token_digest(token)
+        for seat, expected in record.token_hashes.items():
+            if hmac.compare_digest(digest, expected):
+                return int(seat)
+        raise Forbidden("this token is not a token of a seat of this game")
+
+    def guard_daily(self, record: GameRecord, seat: int | None) -> None:
+        """A ranked daily game is its player's alone until the day is over: what it shows
+        (cards drawn, the log replayed) would tell others the day's deck."""
+        if record.daily is not None and seat is None and record.daily["date"] >= self.today():
+            raise Forbidden("a ranked daily game is private to its player until the day is over")
+
+    def replay(self, stored: StoredGame, upto: int) -> Playthrough:
+        """The game after `upto` events of its log, from the cache's longest matching prefix
+        (or from the deal, without a cache or an entry that matches)."""
+        r = stored.record
+        cache = self.cache
+        found = None if cache is None else cache.get(r.id, stored.hash_at, upto)
+        if found is None:
+            start, game = 0, Playthrough(get_ruleset(r.ruleset), r.seed, r.options)
+        else:
+            start, game = found
+        moves = stored.moves
+        for index in range(start, upto):
+            event = moves[index]
+            try:
+                game.advance_event(event.seat, event.payload)
+            except (IllegalMove, GameOver) as e:
+                raise ReplayError(index, event.move, str(e), []) from None
+        if cache is not None:
+            cache.put(r.id, upto, stored.hash_at(upto), game)
+        return game
+
+    # ---- what a requester may see ------------------------------------------------------------
+
+    def seed_public(self, record: GameRecord, over: bool) -> bool:
+        """Whether the seed may be shown: chosen by the client, or the game is over; and for a
+        ranked daily game, only once its day is over (else a finished player could pass the
+        deck on to those still to play)."""
+        if record.seed_known:
+            return True
+        if record.daily is not None:  # the day's seed is public once the day is over
+            return bool(record.daily["date"] < self.today())
+        return over
+
+    @staticmethod
+    def public_moves(stored: StoredGame, game: Playthrough, seat: int | None) -> list[Json]:
+        """The log as `seat` (None: a spectator) may see it now."""
+        shown = game.ruleset.public_log(game.state, [(m.seat, m.move) for m in stored.moves], seat)
+        key = stored.record.chain_key
+        return [logged(m, move, key) for m, move in zip(stored.moves, shown, strict=True)]
+
+    def game_json(self, record: GameRecord, version: int, game: Playthrough) -> Json:
+        """The game as every requester sees it (the seat's own view goes beside it)."""
+        ruleset = game.ruleset
+        over = ruleset.is_over(game.state)
+        out: Json = {
+            "id": record.id,
+            "ruleset": record.ruleset,
+            "options": record.options,
+            "version": version,
+            "status": ruleset.status(game.state),
+            "seed_commitment": record.seed_commitment,
+            "seed_known": record.seed_known,
+            "created_at": record.created_at,
+            "outcome": ruleset.outcome(game.state),
+        }
+        out["seats"] = [
+            {"seat": i, "player": seat["player"], **({"policy": seat["policy"]}
+             if seat["player"] == "bot" else {}),
+             "joined": seat["player"] == "bot" or str(i) in record.token_hashes}
+            for i, seat in enumerate(record.seat_list)
+        ]  # fmt: skip
+        if record.from_game is not None:
+            out["from_game"] = record.from_game
+        if record.daily is not None:
+            out["daily"] = {"date": record.daily["date"], "name": record.daily["name"]}
+        if self.seed_public(record, over):
+            out["seed"] = record.seed  # revealed: anyone can now check it and re-deal
+        if "seed" in out and over:
+            out["share"] = {
+                "record": f"/v1/games/{record.id}/record",
+                "seed": record.seed,
+            }
+            if ruleset.deals_may_be_chosen:
+                out["share"]["same_deal"] = {"ruleset": record.ruleset, "from_game": record.id}
+        return out

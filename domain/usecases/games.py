@@ -1,0 +1,217 @@
+"""Dealing a game (its seats, invites and deal), joining it, and reading it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
+
+from domain.capabilities import AnyRuleset, GameEntry
+from domain.deal import check_seed, seed_commitment
+from domain.errors import GameNotFound, InvalidRequest, Json
+from domain.playthrough import Playthrough
+from domain.registry import GAMES, RULESETS, get_game
+from domain.store import GameRecord, StoredGame
+from domain.usecases.bots import bot_due, play_bots
+from domain.usecases.court import GAME_ID, Court, Snapshot, epoch, token_digest
+
+
+def rulesets() -> list[Json]:
+    """Each ruleset's description, with the bot policies a seat may name (multi-seat games: a
+    solitaire has no seat to give a bot)."""
+    return [
+        {**r.describe(), "policies": list(GAMES[r.id].policies) if r.max_seats > 1 else []}
+        for r in RULESETS.values()
+    ]
+
+
+def read_game(court: Court, game_id: str, token: str | None) -> Snapshot:
+    opened = court.open(game_id, token)
+    stored, game = opened.stored, opened.game
+    if bot_due(stored.record, game):  # a bot's reply left unplayed (a crash)
+        stored, game, _ = play_bots(court, stored, game, opened.seat)
+    return Snapshot(court.game_json(stored.record, stored.version, game), game.view(opened.seat))
+
+
+def game_version(court: Court, game_id: str) -> int:
+    """The number of moves in the game's log, from one small read: what a long-poll checks
+    while it waits (it has read the game, with its seat's checks, already)."""
+    if GAME_ID.fullmatch(game_id) is None:
+        raise GameNotFound(f"no game {game_id[:80]!r}")
+    version = court.store.version(game_id)
+    if version is None:
+        raise GameNotFound(f"no game {game_id!r}")
+    return version
+
+
+def create_game(
+    court: Court,
+    ruleset_id: str,
+    options: Mapping[str, Any] | None,
+    seed: str | None,
+    from_game: str | None = None,
+    seats: object = None,
+) -> Snapshot:
+    """Deal a new game; seed_known is true when the seed is public from the start: chosen by
+    the client, or taken from a finished game (`from_game`, a shared deal).
+
+    The creator takes the first human seat; every other human seat gets a one-time invite,
+    and bot seats play as soon as they have a move to make.
+    """
+    entry = get_game(ruleset_id)
+    ruleset = entry.ruleset
+    seat_list = seats_asked(entry, seats)
+    if not ruleset.deals_may_be_chosen and (seed is not None or from_game is not None):
+        field = "seed" if seed is not None else "from_game"
+        raise InvalidRequest(
+            field,
+            f"{ruleset.id} deals only secret deals: a seed one seat knows would show it the "
+            "other seat's cards (the seed is revealed when the game ends)",
+        )
+    if from_game is not None:
+        options, seed = shared_deal(court, ruleset, from_game, options, seed)
+    full_options = ruleset.validate_options(options)
+    seed_known = seed is not None
+    game_seed = check_seed(seed) if seed is not None else court.new_secret()
+    record, game, token, invites = deal(
+        court, ruleset, full_options, game_seed, seed_known, seat_list, from_game=from_game
+    )
+    if court.game_ttl is not None:  # a casual game: it expires unless it is played
+        record = replace(record, expires_at=epoch(record.created_at) + court.game_ttl)
+    court.store.create(record)
+    creator = creator_seat(record)
+    stored, game, effects = play_bots(court, StoredGame(record), game, creator)
+    return Snapshot(
+        court.game_json(stored.record, stored.version, game),
+        game.view(creator),
+        effects or None,
+        token,
+        creator,
+        invites,
+    )
+
+
+def seats_asked(entry: GameEntry, seats: object) -> tuple[Json, ...]:
+    """The seats asked for, checked: as many as the ruleset allows, one human at least, bots
+    with a policy the game offers. Default: its minimum, every seat human."""
+    ruleset = entry.ruleset
+    if seats is None:
+        return tuple({"player": "human"} for _ in range(ruleset.min_seats))
+    if not isinstance(seats, list) or not (ruleset.min_seats <= len(seats) <= ruleset.max_seats):
+        count = (
+            str(ruleset.min_seats)
+            if ruleset.min_seats == ruleset.max_seats
+            else f"{ruleset.min_seats} to {ruleset.max_seats}"
+        )
+        raise InvalidRequest("seats", f"{ruleset.id} takes a list of {count} seat(s)")
+    out: list[Json] = []
+    for index, seat in enumerate(seats):
+        player = seat.get("player") if isinstance(seat, dict) else None
+        policy = seat.get("policy") if isinstance(seat, dict) else None
+        if player == "human" and set(seat) == {"player"}:
+            out.append({"player": "human"})
+        elif player == "bot" and set(seat) <= {"player", "policy"}:
+            policy = "best" if policy is None else policy
+            if not isinstance(policy, str) or policy not in entry.policies:
+                raise InvalidRequest(
+                    "seats", f"seats[{index}].policy must be one of {', '.join(entry.policies)}"
+                )
+            out.append({"player": "bot", "policy": policy})
+        else:
+            raise InvalidRequest(
+                "seats",
+                f'seats[{index}] must be {{"player": "human"}} or {{"player": "bot", "policy": P}}',
+            )
+    if not any(seat["player"] == "human" for seat in out):
+        raise InvalidRequest("seats", "at least one seat must be human")
+    return tuple(out)
+
+
+def creator_seat(record: GameRecord) -> int:
+    return next(i for i, s in enumerate(record.seat_list) if s["player"] == "human")
+
+
+def deal(
+    court: Court,
+    ruleset: AnyRuleset,
+    options: Mapping[str, Any],
+    seed: str,
+    seed_known: bool,
+    seats: tuple[Json, ...] = (),
+    **extra: Any,
+) -> tuple[GameRecord, Playthrough, str, list[Json]]:
+    """A new game's record (not yet stored), its dealt position, the creator's token and the
+    invites of the other human seats (only their hashes are kept)."""
+    game = Playthrough(ruleset, seed, options)
+    game_id = court.new_secret()
+    token = court.new_secret()
+    seat_list = list(seats) or [{"player": "human"}]
+    creator = next(i for i, s in enumerate(seat_list) if s["player"] == "human")
+    invites: list[Json] = []
+    for index, seat in enumerate(seat_list):
+        if seat["player"] == "human" and index != creator:
+            invite = court.new_secret()
+            seat_list[index] = {**seat, "invite_hash": token_digest(invite)}
+            invites.append(
+                {"seat": index, "invite": invite, "join": f"/v1/games/{game_id}/seats/{index}"}
+            )
+    record = GameRecord(
+        id=game_id,
+        ruleset=ruleset.id,
+        options=dict(game.options),
+        seed=seed,
+        seed_commitment=seed_commitment(seed),
+        seed_known=seed_known,
+        chain_key=court.new_secret(),  # the salts' secret: whoever chose the seed
+        created_at=court.clock(),
+        token_hashes={str(creator): token_digest(token)},
+        status=ruleset.status(game.state),
+        outcome=ruleset.outcome(game.state),
+        seats=tuple(seat_list) if seats else (),
+        **extra,
+    )
+    return record, game, token, invites
+
+
+def join(court: Court, game_id: str, seat: int, invite: str | None) -> Snapshot:
+    """Take a seat with its invite: the seat's token, once (only its hash is stored)."""
+    if not isinstance(invite, str) or not invite:
+        raise InvalidRequest("invite", "the invite of this seat is required")
+    court.load(game_id)
+    token = court.new_secret()
+    court.store.join(game_id, seat, token_digest(invite), token_digest(token))
+    stored = court.load(game_id)
+    game = court.replay(stored, stored.version)
+    return Snapshot(
+        court.game_json(stored.record, stored.version, game), game.view(seat), None, token, seat
+    )
+
+
+def shared_deal(
+    court: Court,
+    ruleset: AnyRuleset,
+    source_id: str,
+    options: Mapping[str, Any] | None,
+    seed: str | None,
+) -> tuple[Mapping[str, Any], str]:
+    """The options and seed of a finished game, to deal it again."""
+    if seed is not None or options:
+        raise InvalidRequest("from_game", "a shared deal takes its seed and options from its game")
+    try:
+        source = court.load(source_id)
+    except GameNotFound:
+        raise InvalidRequest("from_game", f"no game {source_id[:80]!r}") from None
+    if source.record.ruleset != ruleset.id:
+        raise InvalidRequest("from_game", f"that game is {source.record.ruleset}, not {ruleset.id}")
+    game = court.replay(source, source.version)
+    if not court.seed_public(source.record, ruleset.is_over(game.state)):
+        raise InvalidRequest(
+            "from_game", "that game is still being played: its deal is secret until it ends"
+        )
+    return source.record.options, source.record.seed
+
+
+def delete_expired(court: Court) -> int:
+    """Delete the unfinished casual games whose time is up (docs/api.md, "Limits"): run on a
+    schedule by `court serve`; on DynamoDB the table's TTL does it instead (0 here)."""
+    return court.store.delete_expired(epoch(court.clock()))

@@ -1,0 +1,103 @@
+"""Reading what was played: the log, the record, a replay step, and the finished games."""
+
+from __future__ import annotations
+
+from domain.errors import InvalidRequest, Json, Unauthenticated
+from domain.record import RECORD_FORMAT, RECORD_FORMAT_V1
+from domain.registry import get_ruleset
+from domain.store import GameRecord
+from domain.usecases.court import MAX_PAGE, Court
+
+
+def moves(court: Court, game_id: str, token: str | None = None) -> list[Json]:
+    opened = court.open(game_id, token)
+    return court.public_moves(opened.stored, opened.game, opened.seat)
+
+
+def record(court: Court, game_id: str, token: str | None) -> Json:
+    """The game's record (docs/record-format.md), as much of it as the requester may see.
+
+    While the game is played the seed is left out unless the client chose it; once it is
+    over the record is complete, and anyone can verify it end to end.
+    """
+    opened = court.open(game_id, token)
+    stored, game = opened.stored, opened.game
+    r = stored.record
+    out: Json = {
+        "format": RECORD_FORMAT if r.chain_key is not None else RECORD_FORMAT_V1,
+        "id": r.id,
+        "ruleset": r.ruleset,
+        "options": r.options,
+        "seed_commitment": r.seed_commitment,
+    }
+    if court.seed_public(r, game.ruleset.is_over(game.state)):
+        out["seed"] = r.seed
+    out["created_at"] = r.created_at
+    if r.from_game is not None:
+        out["from_game"] = r.from_game
+    out["moves"] = court.public_moves(stored, game, opened.seat)
+    out["status"] = game.ruleset.status(game.state)
+    out["outcome"] = game.ruleset.outcome(game.state)
+    return out
+
+
+def replay_step(court: Court, game_id: str, token: str | None, at: int) -> Json:
+    """The view after `at` events (0: the deal), with the event that led there.
+
+    A finished game's steps are public, shown to the spectator with the whole deal (its seed
+    is public by then). While a game is played only a seat may step through it, in its own
+    view and up to the present: nothing it has not already seen.
+    """
+    opened = court.open(game_id, token)
+    stored, seat = opened.stored, opened.seat
+    # The record's status is written in the finishing move's own transaction.
+    over = court.seed_public(stored.record, stored.record.status != "playing")
+    if not over and seat is None:
+        raise Unauthenticated("stepping through a game in play needs a seat's token")
+    if not 0 <= at <= stored.version:
+        raise InvalidRequest("at", f"at must be from 0 to {stored.version}")
+    shown = court.public_moves(stored, opened.game, None if over else seat)
+    game = court.replay(stored, max(at - 1, 0))
+    effects: list[Json] = []
+    if at > 0:
+        event = stored.moves[at - 1]
+        effects = game.play(event.seat, event.move)
+    viewer = None if over else seat
+    out: Json = {
+        "at": at,
+        "version": stored.version,
+        "move": shown[at - 1] if at > 0 else None,
+        "effects": effects,
+        "view": game.view(viewer),
+    }
+    if over:
+        out["deck"] = game.ruleset.deck(stored.record.seed, stored.record.options)
+    return out
+
+
+def list_finished(court: Court, ruleset_id: str | None, limit: int, cursor: str | None) -> Json:
+    if ruleset_id is not None:
+        get_ruleset(ruleset_id)  # UnknownRuleset names the known ones
+    if not 1 <= limit <= MAX_PAGE:
+        raise InvalidRequest("limit", f"limit must be from 1 to {MAX_PAGE}")
+    page = court.store.list_finished(ruleset_id, limit, cursor)
+    return {"games": [finished_json(court, r) for r in page.records], "cursor": page.cursor}
+
+
+def finished_json(court: Court, r: GameRecord) -> Json:
+    """A finished game in the public listing: its seed only once it may be shown (a ranked
+    daily game's not before its day is over, when the day's seed is public anyway)."""
+    out: Json = {
+        "id": r.id,
+        "ruleset": r.ruleset,
+        "status": r.status,
+        "outcome": r.outcome,
+        "moves": r.version,
+        "created_at": r.created_at,
+        "finished_at": r.finished_at,
+        "seed_commitment": r.seed_commitment,
+    }
+    if court.seed_public(r, True):
+        out["seed"] = r.seed
+    out["record"] = f"/v1/games/{r.id}/record"
+    return out
