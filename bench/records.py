@@ -1,0 +1,129 @@
+"""Records' figures: `court verify` against a replay, verify throughput, and the costliest
+cheap request, a replay step or a verification of a log at the event cap."""
+
+from __future__ import annotations
+
+import statistics
+
+from bench.figures import Bench, Figure, timings
+from bench.games import EVENT_CAP_GAME, LOG_GAME, stalling_log
+from domain.bots import play_out
+from domain.errors import Json
+from domain.playthrough import replay
+from domain.registry import get_game, get_ruleset
+from domain.service import MAX_EVENTS, GameService
+from domain.verify import verify
+from handlers.config import new_secret, utc_now
+from tests.fakes import InMemoryStore
+
+
+def benches() -> list[Bench]:
+    return [verify_against_replay(), verify_throughput(), event_cap()]
+
+
+def record_of(ruleset_id: str, seed: str, options: dict[str, object], moves: list[Json]) -> Json:
+    """A finished game's record, played through the service on the in-memory store."""
+    service = GameService(InMemoryStore(), utc_now, new_secret)
+    snap = service.create_game(ruleset_id, options, seed)
+    game_id, token = snap.game["id"], snap.token
+    assert token is not None
+    for version, move in enumerate(moves):
+        service.play(game_id, token, version, move)
+    return service.record(game_id, None)
+
+
+def verify_against_replay(moves: int = 150) -> Bench:
+    """Verifying costs about one replay: the chain is one SHA-256 per move (issue 9 asks for
+    "about one replay", no number: this figure has no target)."""
+    ident = f"records.verify_{moves}.over_replay"
+
+    def run() -> list[Figure]:
+        options: dict[str, object] = {"recycle_reserve": True}
+        log = [*stalling_log("bench-0", options, moves - 1), {"type": "resign"}]
+        record = record_of(LOG_GAME, "bench-0", options, log)
+        assert verify(record).valid and len(record["moves"]) == moves
+        ruleset = get_ruleset(LOG_GAME)
+        events = [(m["seat"], m["move"]) for m in record["moves"]]
+        verify_s = min(timings(lambda: verify(record), 30))
+        replay_s = min(timings(lambda: replay(ruleset, "bench-0", record["options"], events), 30))
+        return [
+            Figure(
+                ident,
+                f"court verify of a {moves}-move record (in process) / one replay",
+                verify_s / replay_s,
+                "x",
+                f"{verify_s * 1e3:.2f} ms vs {replay_s * 1e3:.2f} ms; issue 9: about one replay",
+            )
+        ]
+
+    return Bench((ident,), run)
+
+
+def verify_throughput(records: int = 100) -> Bench:
+    """Finished `greedy` games of LOG_GAME verified one after another (best of three)."""
+    ident = "records.verify.throughput"
+
+    def run() -> list[Figure]:
+        game = get_game(LOG_GAME)
+        played = []
+        for i in range(records):
+            _, log = play_out(game.ruleset, f"verify-{i}", None, game.policies["greedy"])
+            played.append(record_of(LOG_GAME, f"verify-{i}", {}, [m for _, m in log]))
+        best = min(timings(lambda: [verify(r) for r in played], 3))
+        moves = statistics.mean(len(r["moves"]) for r in played)
+        return [
+            Figure(
+                ident,
+                f"verify throughput, finished {LOG_GAME} records ({moves:.0f} moves avg)",
+                len(played) / best,
+                "records/s",
+                f"{records} records, best of three",
+            )
+        ]
+
+    return Bench((ident,), run)
+
+
+def longest_log(ruleset_id: str, cap: int = MAX_EVENTS) -> tuple[GameService, str, str, int]:
+    """A casual game at the event cap (the costliest log a client can build): moves in turn
+    up to 200 events, then a move and its undo, over and over, to `cap`."""
+    service = GameService(InMemoryStore(), utc_now, new_secret)
+    snap = service.create_game(ruleset_id, {"undo": True}, "bench-longest")
+    token = snap.token
+    assert token is not None
+    game_id, version, view = snap.game["id"], 0, snap.view
+    step = 0
+    while version < cap:
+        legal = [m for m in view["legal_moves"] if m["type"] != "resign"]
+        real = [m for m in legal if m["type"] != "undo"]
+        undo = version > 200 and {"type": "undo"} in legal and version % 2
+        move = {"type": "undo"} if undo else real[step % len(real)]
+        step += 1
+        snap = service.play(game_id, token, version, move)
+        if snap.game["status"] != "playing":
+            break
+        version, view = snap.game["version"], snap.view
+    return service, game_id, token, version
+
+
+def event_cap(cap: int = MAX_EVENTS) -> Bench:
+    """What the costliest cheap request costs: a replay step or a verification of a log at
+    the event cap, with no replay cache to help (issue 27: seconds of CPU, once)."""
+    ids = ("records.event_cap.replay_step", "records.event_cap.verify")
+
+    def run() -> list[Figure]:
+        service, game_id, token, version = longest_log(EVENT_CAP_GAME, cap)
+        service.cache = None
+        step_s = min(timings(lambda: service.replay_step(game_id, token, version), 3))
+        service.play(game_id, token, version, {"type": "resign"})
+        record = service.record(game_id, None)
+        assert verify(record).valid
+        verify_s = min(timings(lambda: verify(record), 3))
+        undos = sum(m["move"]["type"] == "undo" for m in record["moves"])
+        where = f"{EVENT_CAP_GAME}, {len(record['moves'])} events ({undos} undos)"
+        return [
+            Figure(ids[0], f"replay step at the event cap, no cache ({where})", step_s, "s"),
+            Figure(ids[1], f"verify of a record at the event cap ({where})", verify_s, "s"),
+        ]
+
+    return Bench(ids, run)
