@@ -23,6 +23,7 @@ from flask_cors import CORS
 from domain.errors import Unauthenticated
 from domain.service import GameService
 from domain.verify import nested_too_deeply, verify
+from handlers import presenter as present
 from handlers.limits import RateLimiter
 from handlers.problems import Problem, problem_for
 from handlers.schemas import (
@@ -242,8 +243,8 @@ def create_app(
             body.get("seats"),
         )  # fmt: skip
         game_id = g.created_game_id = snap.game["id"]
-        out = {"game": snap.game, "token": snap.token, "seat": snap.seat,
-               "invites": snap.invites or [], "view": snap.view}  # fmt: skip
+        out = {"game": present.game(snap.game), "token": snap.token, "seat": snap.seat,
+               "invites": present.invites(game_id, snap.invites), "view": snap.view}  # fmt: skip
         if snap.effects:
             out["effects"] = snap.effects
         return _json(
@@ -255,7 +256,12 @@ def create_app(
         body = _join_schema.load(_json_body())
         snap = service.join(game_id, seat, body["invite"])
         return _json(
-            {"seat": snap.seat, "token": snap.token, "game": snap.game, "view": snap.view},
+            {
+                "seat": snap.seat,
+                "token": snap.token,
+                "game": present.game(snap.game),
+                "view": snap.view,
+            },
             201,
             {"Location": f"/v1/games/{game_id}", "ETag": _etag(snap.game["version"])},
         )
@@ -282,7 +288,7 @@ def create_app(
             resp = Response(status=304)
             resp.headers.update(headers)
             return resp
-        return _json({"game": snap.game, "view": snap.view}, 200, headers)
+        return _json({"game": present.game(snap.game), "view": snap.view}, 200, headers)
 
     def _wait_for_change(game_id: str, token: str | None, snap: Any, deadline: float) -> Any:
         """The game once its version no longer matches If-None-Match, or as it is at the
@@ -306,7 +312,8 @@ def create_app(
         body = _move_schema.load(_json_body())
         snap = service.play(game_id, token, body["version"], body["move"], key)
         headers = {"ETag": _etag(snap.game["version"])}
-        return _json({"game": snap.game, "view": snap.view, "effects": snap.effects}, 201, headers)
+        body = {"game": present.game(snap.game), "view": snap.view, "effects": snap.effects}
+        return _json(body, 201, headers)
 
     @app.get("/v1/games/<game_id>/moves")
     def moves(game_id: str) -> Response:
@@ -316,7 +323,9 @@ def create_app(
     def list_games() -> Response:
         query = _list_schema.load(request.args.to_dict())
         return _json(
-            service.list_finished(query.get("ruleset"), query["limit"], query.get("cursor"))
+            present.finished_games(
+                service.list_finished(query.get("ruleset"), query["limit"], query.get("cursor"))
+            )
         )
 
     @app.get("/v1/games/<game_id>/record")
@@ -333,7 +342,7 @@ def create_app(
 
     @app.get("/v1/daily/<date>")
     def daily(date: str) -> Response:
-        return _json(service.daily(date))
+        return _json(present.daily(service.daily(date)))
 
     @app.post("/v1/players")
     def create_player() -> Response:
@@ -347,7 +356,7 @@ def create_app(
         snap = service.start_daily(date, ruleset, _bearer_token())
         game_id = g.created_game_id = snap.game["id"]
         return _json(
-            {"game": snap.game, "token": snap.token, "view": snap.view},
+            {"game": present.game(snap.game), "token": snap.token, "view": snap.view},
             201,
             {"Location": f"/v1/games/{game_id}", "ETag": _etag(snap.game["version"])},
         )
@@ -358,7 +367,7 @@ def create_app(
         board = service.leaderboard(
             date, ruleset, query["limit"], query.get("cursor"), _bearer_token()
         )
-        return _json(board, 200)
+        return _json(present.leaderboard(board), 200)
 
     @app.post("/v1/records/verify")
     def verify_record() -> Response:

@@ -215,10 +215,7 @@ class Court:
         if self.seed_public(record, over):
             out["seed"] = record.seed  # revealed: anyone can now check it and re-deal
         if "seed" in out and over:
-            out["share"] = {
-                "record": f"/v1/games/{record.id}/record",
-                "seed": record.seed,
-            }
+            out["share"] = {"seed": record.seed}
             if ruleset.deals_may_be_chosen:
                 out["share"]["same_deal"] = {"ruleset": record.ruleset, "from_game": record.id}
         return out

@@ -38,7 +38,6 @@ def daily(court: Court, date_asked: str) -> Json:
             "bot_win_rate": kept.bot_wins / kept.bot_games,
             "players": kept.players,
             "ranked": day == today,
-            "leaderboard": f"/v1/daily/{day}/{game.id}/leaderboard",
         }
         if day < today:
             entry["seed"] = kept.seed
@@ -137,18 +136,18 @@ def leaderboard(
         after, rank = position["key"], _count(position["rank"])
     over = day < today
     page = court.store.leaderboard(day, game.id, limit + 1, after)
-    entries = [entry_json(e, rank + i + 1, over) for i, e in enumerate(page[:limit])]
+    entries = [entry_json(e, rank + i + 1) for i, e in enumerate(page[:limit])]
     next_cursor = None
     if len(page) > limit:
         next_cursor = encode_cursor({"key": page[limit - 1].key, "rank": str(rank + limit)})
     out: Json = {"date": day, "ruleset": game.id, "over": over, "entries": entries,
                  "cursor": next_cursor}  # fmt: skip
     if player_token is not None:
-        out["you"] = own_entry(court, day, game.id, player_of(court, player_token), over)
+        out["you"] = own_entry(court, day, game.id, player_of(court, player_token))
     return out
 
 
-def own_entry(court: Court, day: str, ruleset_id: str, player: PlayerRecord, over: bool) -> Json:
+def own_entry(court: Court, day: str, ruleset_id: str, player: PlayerRecord) -> Json:
     game_id = court.store.load_attempt(day, ruleset_id, player.id)
     if game_id is None:
         return {"name": player.name, "played": False}
@@ -163,11 +162,11 @@ def own_entry(court: Court, day: str, ruleset_id: str, player: PlayerRecord, ove
     entry = LeaderboardEntry(day, ruleset_id, key, game_id, player.id, player.name,
                              record.outcome["result"], record.outcome["score"],
                              record.version, record.finished_at)  # fmt: skip
-    return entry_json(entry, rank, over) | {"played": True, "finished": True}
+    return entry_json(entry, rank) | {"played": True, "finished": True}
 
 
-def entry_json(entry: LeaderboardEntry, rank: int, over: bool) -> Json:
-    out: Json = {
+def entry_json(entry: LeaderboardEntry, rank: int) -> Json:
+    return {
         "rank": rank,
         "name": entry.name,
         "result": entry.result,
@@ -176,9 +175,6 @@ def entry_json(entry: LeaderboardEntry, rank: int, over: bool) -> Json:
         "finished_at": entry.finished_at,
         "game_id": entry.game_id,
     }
-    if over:
-        out["record"] = f"/v1/games/{entry.game_id}/record"
-    return out
 
 
 def _count(text: str) -> int:

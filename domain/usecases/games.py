@@ -152,9 +152,7 @@ def deal(
         if seat["player"] == "human" and index != creator:
             invite = court.new_secret()
             seat_list[index] = {**seat, "invite_hash": token_digest(invite)}
-            invites.append(
-                {"seat": index, "invite": invite, "join": f"/v1/games/{game_id}/seats/{index}"}
-            )
+            invites.append({"seat": index, "invite": invite})
     record = GameRecord(
         id=game_id,
         ruleset=ruleset.id,

@@ -99,5 +99,4 @@ def finished_json(court: Court, r: GameRecord) -> Json:
     }
     if court.seed_public(r, True):
         out["seed"] = r.seed
-    out["record"] = f"/v1/games/{r.id}/record"
     return out
