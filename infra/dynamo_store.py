@@ -174,6 +174,11 @@ class DynamoStore:
             item["chain_key"] = {"S": record.chain_key}
         if record.expires_at is not None:
             item[TTL_ATTRIBUTE] = {"N": str(record.expires_at)}
+        if record.finished_at is not None:  # over at the deal: listed from the start
+            item["finished_at"] = {"S": record.finished_at}
+            item["fin_all"] = {"S": ALL_FINISHED}
+            item["fin_rs"] = {"S": f"{ALL_FINISHED}#{record.ruleset}"}
+            item["fin_sk"] = {"S": f"{record.finished_at}#{record.id}"}
         return item
 
     def load(self, game_id: str) -> StoredGame | None:

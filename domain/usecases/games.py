@@ -76,7 +76,7 @@ def create_game(
     record, game, token, invites = deal(
         court, ruleset, full_options, game_seed, seed_known, seat_list, from_game=from_game
     )
-    if court.game_ttl is not None:  # a casual game: it expires unless it is played
+    if court.game_ttl is not None and record.finished_at is None:  # expires unless played
         record = replace(record, expires_at=epoch(record.created_at) + court.game_ttl)
     court.store.create(record)
     creator = creator_seat(record)
@@ -143,6 +143,9 @@ def deal(
     """A new game's record (not yet stored), its dealt position, the creator's token and the
     invites of the other human seats (only their hashes are kept)."""
     game = Playthrough(ruleset, seed, options)
+    created_at = court.clock()
+    # A deal can be over before any move (an Adaman deal lost at once): finished at its deal.
+    finished_at = created_at if ruleset.is_over(game.state) else None
     game_id = court.new_secret()
     token = court.new_secret()
     seat_list = list(seats) or [{"player": "human"}]
@@ -161,7 +164,8 @@ def deal(
         seed_commitment=seed_commitment(seed),
         seed_known=seed_known,
         chain_key=court.new_secret(),  # the salts' secret: whoever chose the seed
-        created_at=court.clock(),
+        created_at=created_at,
+        finished_at=finished_at,
         token_hashes={str(creator): token_digest(token)},
         status=ruleset.status(game.state),
         outcome=ruleset.outcome(game.state),

@@ -580,3 +580,15 @@ def test_an_older_sqlite_file_gains_expiries_from_its_last_move(tmp_path):
     assert migrated.load("done").record.expires_at is None
     assert migrated.load("moved").version == 1  # the games themselves load as they were
     assert SqliteStore(path, game_ttl=ttl).load("idle").record.expires_at == T + ttl  # once
+
+
+def test_a_game_over_at_its_deal_is_listed_from_its_creation(store):
+    """A deal can end before any move (an Adaman deal lost at once): the game is created
+    finished, and the finished games' listing holds it like any other."""
+    store.create(record("over", status="lost_utterly", outcome={"result": "lost_utterly"},
+                        finished_at="2026-11-22T00:00:00.000Z"))  # fmt: skip
+    store.create(record("playing"))
+    page = store.list_finished(None, 10, None)
+    assert [r.id for r in page.records] == ["over"]
+    assert [r.id for r in store.list_finished("royal-assassin", 10, None).records] == ["over"]
+    assert store.load("over").record.finished_at == "2026-11-22T00:00:00.000Z"

@@ -120,3 +120,17 @@ def test_a_finished_game_takes_no_move_and_reveals_its_seed(service):
     assert seed_commitment(over.game["seed"]) == over.game["seed_commitment"]
     with pytest.raises(GameOver):
         service.play(gid, token, 1, {"type": "resign"})
+
+
+def test_a_deal_over_before_any_move_is_finished_at_its_creation(service, store):
+    """Adaman deals some hands lost at once: such a game is finished (and listed) as dealt."""
+    from domain.registry import GAMES
+
+    ruleset = GAMES["adaman"].ruleset
+    seed = next(f"over-{i}" for i in range(10_000) if ruleset.is_over(ruleset.start(f"over-{i}")))
+    snap = service.create_game("adaman", None, seed)
+    assert snap.game["status"] != "playing" and snap.view["legal_moves"] == []
+    record = store.load(snap.game["id"]).record
+    assert record.finished_at == record.created_at and record.expires_at is None
+    listed = service.list_finished("adaman", 10, None)["games"]
+    assert [g["id"] for g in listed] == [snap.game["id"]] and listed[0]["seed"] == seed
