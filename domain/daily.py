@@ -170,9 +170,10 @@ def display_name(name: object, player_id: str) -> str:
     """The name as shown: trimmed, checked, with a suffix of 8 hex characters (32 bits) so
     that duplicates differ and nobody can pass for another player by trying new ones.
 
-    Refused: control, format and unassigned characters, spaces other than the ASCII one, and a
-    name with nothing visible (fillers, combining marks and spaces only). A stored name is never
-    checked again: names made under older rules (4-character suffixes) show as they were."""
+    Refused: control, format and unassigned characters, spaces other than the ASCII one, `#`
+    (the suffix's mark), and a name with nothing visible (fillers, combining marks and spaces
+    only). A stored name is never checked again: names made under older rules (4-character
+    suffixes) show as they were."""
     if not isinstance(name, str):
         raise InvalidRequest("name", "a name is a string")
     trimmed = name.strip()
@@ -182,4 +183,6 @@ def display_name(name: object, player_id: str) -> str:
         raise InvalidRequest("name", "a name has no control or invisible characters")
     if not any(visible(c) for c in trimmed):
         raise InvalidRequest("name", "a name needs a visible letter, digit or symbol")
+    if "#" in trimmed:  # else `Alice#1a2b3c4d` would begin exactly as another's shown name
+        raise InvalidRequest("name", "a name has no `#`: the server adds `#` and a suffix")
     return f"{trimmed}#{hashlib.sha256(player_id.encode()).hexdigest()[:SUFFIX_HEX]}"

@@ -24,9 +24,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from domain.errors import Json
 from domain.options import integer_problem
 
-Json = dict[str, Any]
 FieldKind = Literal["enum", "string_list", "integer", "integer_list", "boolean", "object"]
 
 

@@ -14,10 +14,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, NamedTuple, Protocol
 
-from domain.errors import Forbidden, GameNotFound, InvalidRequest, SeatTaken
+from domain.errors import Forbidden, GameNotFound, InvalidRequest, Json, SeatTaken
 from domain.moves import decode_move
-
-Json = dict[str, Any]
 
 
 @dataclass(frozen=True, slots=True)

@@ -204,6 +204,10 @@ def _verify(record: object) -> Verdict:
         raise _fail(None, "options", "valid options", e.errors, "the options are refused") from None
     if full != record["options"]:
         raise _fail(None, "options", full, record["options"], "options must list every option")
+    for index, entry in enumerate(record["moves"]):
+        if not 0 <= entry["seat"] < ruleset.max_seats:
+            seats = f"0 to {ruleset.max_seats - 1}"
+            raise _fail(index + 1, "seat", seats, entry["seat"], f"{ruleset.id} has no such seat")
 
     # 3. Seed and commitment.
     seed = record.get("seed")
@@ -224,7 +228,11 @@ def _verify(record: object) -> Verdict:
             raise _fail(expected_seq, "seq", expected_seq, entry["seq"],
                         "moves must be numbered 1, 2, 3, ... with no gap")  # fmt: skip
         salt = entry["salt"] if salted else None
-        digest = move_hash(previous, entry["seq"], entry["seat"], entry["move"], salt)
+        try:
+            digest = move_hash(previous, entry["seq"], entry["seat"], entry["move"], salt)
+        except UnicodeEncodeError:  # a lone surrogate: JSON may hold one, UTF-8 may not
+            why = "the move holds a lone surrogate: no record of ours"
+            raise _fail(expected_seq, "move", "UTF-8 text", _short(entry["move"]), why) from None
         if digest != entry["hash"]:
             raise _fail(expected_seq, "hash", digest, entry["hash"],
                         "the hash does not chain from the previous one")  # fmt: skip

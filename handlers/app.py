@@ -10,6 +10,7 @@ import base64
 import hashlib
 import json
 import logging
+import math
 import re
 import threading
 import time
@@ -71,16 +72,25 @@ WAIT_RETRY_SECONDS = 1
 """`Retry-After` of a long-poll answered at once because every waiting place was taken."""
 
 
-def _json_body(limit: int = MAX_BODY_BYTES, *, refuse_deep: bool = True) -> Any:
+def _json_body(limit: int = MAX_BODY_BYTES, *, record: bool = False) -> Any:
+    """The body as JSON: a 413 past `limit`, a 400 problem for anything that is not JSON.
+
+    For a `record` to verify, any JSON at all is taken: a number Python cannot hold (1e999,
+    an integer of thousands of digits) becomes a string saying so, which the verdict then
+    names; JSON nested past what can be parsed raises RecursionError, for a verdict too."""
     data = request.get_data(cache=True)  # raises 413 past MAX_CONTENT_LENGTH
     if len(data) > limit:
         raise Problem("body-too-large", f"bodies here are limited to {limit} bytes")
     if not data.strip():
         raise Problem("malformed-json", "a JSON body is required")
     try:
-        return json.loads(data, parse_constant=_not_json)
+        if record:
+            return json.loads(
+                data, parse_constant=_not_json, parse_float=_kept_float, parse_int=_kept_int
+            )
+        return json.loads(data, parse_constant=_not_json, parse_float=_finite_float)
     except RecursionError:
-        if not refuse_deep:  # the caller answers it (verify: a verdict)
+        if record:  # the caller answers it: a verdict
             raise
         raise Problem("malformed-json", "nested too deeply") from None
     except (ValueError, UnicodeDecodeError) as e:
@@ -90,6 +100,23 @@ def _json_body(limit: int = MAX_BODY_BYTES, *, refuse_deep: bool = True) -> Any:
 def _not_json(name: str) -> Any:
     """NaN and Infinity are not JSON (RFC 8259), though Python's parser takes them."""
     raise ValueError(f"{name} is not valid JSON")
+
+
+def _finite_float(text: str) -> float:
+    """A number too large for a float (1e999) would come back as Infinity, which is no JSON."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:40]} is out of range")
+    return value
+
+
+def _kept_float(text: str) -> float | str:
+    value = float(text)
+    return value if math.isfinite(value) else f"<a number out of range: {text[:40]}>"
+
+
+def _kept_int(text: str) -> int | str:
+    return int(text) if len(text) <= 4000 else f"<an integer of {len(text)} digits>"
 
 
 def _bearer_token() -> str | None:
@@ -180,6 +207,9 @@ def create_app(
     players (0: none; `court serve` turns them on).
     """
     app = Flask(__name__)
+    # `/v1//games` is no route: a 404 problem, not werkzeug's HTML redirect to the client's
+    # own Host header.
+    app.url_map.merge_slashes = False
     app.config["MAX_CONTENT_LENGTH"] = MAX_RECORD_BYTES  # each route sets its own, lower
     app.config.update(
         LONG_POLLS=long_polls,
@@ -374,7 +404,7 @@ def create_app(
         # Any JSON at all: a hostile record is a verdict (valid: false), never an error;
         # JSON too deep to parse here is one too.
         try:
-            record = _json_body(MAX_RECORD_BYTES, refuse_deep=False)
+            record = _json_body(MAX_RECORD_BYTES, record=True)
         except RecursionError:
             return _json(nested_too_deeply().to_json())
         return _json(verify(record).to_json())

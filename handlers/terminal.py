@@ -4,9 +4,8 @@
 from __future__ import annotations
 
 import json
-from typing import Any
 
-Json = dict[str, Any]
+from domain.errors import Json
 
 
 def describe_move(move: Json) -> str:

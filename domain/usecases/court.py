@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from domain.daily import FIRST_DAY
 from domain.errors import Forbidden, GameNotFound, GameOver, IllegalMove, Json, ReplayError
@@ -52,7 +53,9 @@ class Opened:
 
 
 def token_digest(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+    # A lone surrogate (JSON allows "\ud800") is no token of ours; hashed as is, it simply
+    # matches nothing.
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def epoch(at: str) -> int:
@@ -75,6 +78,19 @@ def logged(event: MoveEvent, shown: Json, chain_key: str | None) -> Json:
     if chain_key is not None and shown == event.move:
         out["salt"] = move_salt(chain_key, event.seq)
     return out
+
+
+def masked(value: Any, cards: frozenset[str]) -> Any:
+    """`value` with every string that names one of `cards` replaced by null."""
+    if not cards:
+        return value
+    if isinstance(value, str):
+        return None if value in cards else value
+    if isinstance(value, list):
+        return [masked(v, cards) for v in value]
+    if isinstance(value, dict):
+        return {k: masked(v, cards) for k, v in value.items()}
+    return value
 
 
 class Court:
@@ -169,6 +185,28 @@ class Court:
         return game
 
     # ---- what a requester may see ------------------------------------------------------------
+
+    def sealed_cards(self, stored: StoredGame) -> frozenset[str]:
+        """The cards a finished ranked game keeps face down until its day is over.
+
+        A game's end may turn every card up (Risus Royale's map, by its spec), but a ranked
+        attempt's deal is the day's deal: shown to its player before midnight, it would be
+        passed on to those still to play. So until the day is over, every card hidden from the
+        player just before the last move stays out of every view, effect and outcome (null
+        where it would stand); from midnight on the seed, and so every card, is public."""
+        r = stored.record
+        if r.daily is None or r.status == "playing" or not stored.moves:
+            return frozenset()
+        if r.daily["date"] < self.today():
+            return frozenset()
+        before = self.replay(stored, stored.version - 1)
+        return frozenset(before.ruleset.hidden(before.state, 0))
+
+    def shown(self, stored: StoredGame, game: Playthrough, seat: int | None) -> tuple[Json, Json]:
+        """The game and the seat's view of it, as the requester may see them now."""
+        sealed = self.sealed_cards(stored)
+        game_json = self.game_json(stored.record, stored.version, game)
+        return masked(game_json, sealed), masked(game.view(seat), sealed)
 
     def seed_public(self, record: GameRecord, over: bool) -> bool:
         """Whether the seed may be shown: chosen by the client, or the game is over; and for a

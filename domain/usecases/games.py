@@ -30,7 +30,7 @@ def read_game(court: Court, game_id: str, token: str | None) -> Snapshot:
     stored, game = opened.stored, opened.game
     if bot_due(stored.record, game):  # a bot's reply left unplayed (a crash)
         stored, game, _ = play_bots(court, stored, game, opened.seat)
-    return Snapshot(court.game_json(stored.record, stored.version, game), game.view(opened.seat))
+    return Snapshot(*court.shown(stored, game, opened.seat))
 
 
 def game_version(court: Court, game_id: str) -> int:

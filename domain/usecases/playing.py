@@ -19,7 +19,7 @@ from domain.playthrough import Playthrough
 from domain.store import StoredGame
 from domain.usecases.appending import append
 from domain.usecases.bots import bot_due, play_bots
-from domain.usecases.court import Court, Snapshot
+from domain.usecases.court import Court, Snapshot, masked
 
 MAX_EVENTS = 2000
 """The most events a player may append to one game, undo included (past that only `resign`
@@ -75,12 +75,9 @@ def play(
             continue  # another seat's move came first: look again
         stored, game, bot_effects = play_bots(court, stored, game, seat)
         effects += bot_effects
-        return Snapshot(
-            court.game_json(stored.record, stored.version, game),
-            game.view(seat),
-            effects,
-            seq=before + 1,
-        )
+        game_json, view = court.shown(stored, game, seat)
+        effects = masked(effects, court.sealed_cards(stored))
+        return Snapshot(game_json, view, effects, seq=before + 1)
     raise StoreUnavailable("the game is too busy: retry", retry_after=1)
 
 
@@ -109,9 +106,10 @@ def still_current(
 def answered(
     court: Court, stored: StoredGame, idempotency_key: str, seat: int, version: int, move: Json
 ) -> Snapshot | None:
-    """The answer already given to this Idempotency-Key, or None if it is new."""
+    """The answer already given to this seat's Idempotency-Key, or None if it is new (keys
+    are the seat's own: another seat's key, however alike, is another request)."""
     for event in stored.moves:
-        if event.idempotency_key == idempotency_key:
+        if event.idempotency_key == idempotency_key and event.seat == seat:
             if (event.seq, event.seat, event.move) != (version + 1, seat, move):
                 raise IdempotencyMismatch(
                     "this Idempotency-Key was already used for a different move"
@@ -135,6 +133,10 @@ def as_of(court: Court, stored: StoredGame, seq: int) -> Snapshot:
         shown = game.ruleset.public_log(game.state, [(later.seat, later.move)], event.seat)
         effects += [{"type": "bot_move", "seat": later.seat, "move": shown[0]}, *bot_effects]
         version = later.seq
+    sealed = court.sealed_cards(stored) if version == stored.version else frozenset()
     return Snapshot(
-        court.game_json(stored.record, version, game), game.view(event.seat), effects, seq=seq
+        masked(court.game_json(stored.record, version, game), sealed),
+        masked(game.view(event.seat), sealed),
+        masked(effects, sealed),
+        seq=seq,
     )

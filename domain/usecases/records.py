@@ -6,12 +6,13 @@ from domain.errors import InvalidRequest, Json, Unauthenticated
 from domain.record import RECORD_FORMAT, RECORD_FORMAT_V1
 from domain.registry import get_ruleset
 from domain.store import GameRecord
-from domain.usecases.court import MAX_PAGE, Court
+from domain.usecases.court import MAX_PAGE, Court, masked
 
 
 def moves(court: Court, game_id: str, token: str | None = None) -> list[Json]:
     opened = court.open(game_id, token)
-    return court.public_moves(opened.stored, opened.game, opened.seat)
+    moves = court.public_moves(opened.stored, opened.game, opened.seat)
+    return list(masked(moves, court.sealed_cards(opened.stored)))
 
 
 def record(court: Court, game_id: str, token: str | None) -> Json:
@@ -35,9 +36,10 @@ def record(court: Court, game_id: str, token: str | None) -> Json:
     out["created_at"] = r.created_at
     if r.from_game is not None:
         out["from_game"] = r.from_game
-    out["moves"] = court.public_moves(stored, game, opened.seat)
+    sealed = court.sealed_cards(stored)
+    out["moves"] = masked(court.public_moves(stored, game, opened.seat), sealed)
     out["status"] = game.ruleset.status(game.state)
-    out["outcome"] = game.ruleset.outcome(game.state)
+    out["outcome"] = masked(game.ruleset.outcome(game.state), sealed)
     return out
 
 
@@ -63,12 +65,13 @@ def replay_step(court: Court, game_id: str, token: str | None, at: int) -> Json:
         event = stored.moves[at - 1]
         effects = game.play(event.seat, event.move)
     viewer = None if over else seat
+    sealed = court.sealed_cards(stored) if at == stored.version else frozenset()
     out: Json = {
         "at": at,
         "version": stored.version,
         "move": shown[at - 1] if at > 0 else None,
-        "effects": effects,
-        "view": game.view(viewer),
+        "effects": masked(effects, sealed),
+        "view": masked(game.view(viewer), sealed),
     }
     if over:
         out["deck"] = game.ruleset.deck(stored.record.seed, stored.record.options)

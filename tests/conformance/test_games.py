@@ -25,6 +25,20 @@ MAX_STEPS = 5000  # far above any real game: one that outlasts it is a bug
 SEEDS = st.from_regex(SEED_PATTERN, fullmatch=True)
 PICKS = st.lists(st.integers(0, 10_000), max_size=400)
 
+# The cases that take seconds each (measured): `make test` runs them at full strength, `make unit`
+# deselects them (`-m "not slow"`) and runs each in brief instead (the end of this file).
+SLOW_CONSERVATION = ("risus-royale", "royal-ace-assin", "royal-assassin-duel")
+SLOW_IN_PLACE = ("risus-royale",)
+SLOW_UNDO = ("risus-royale",)
+SLOW_LOOKALIKES = ("royal-ace-assin",)
+SLOW_SOLVER_LINES = ("adaman",)
+
+
+def games(slow=(), among=GAME_IDS):
+    """The games as parametrize values, those in `slow` marked so. Their ids do not change,
+    and so neither do the examples Hypothesis derives from them."""
+    return [pytest.param(g, marks=pytest.mark.slow) if g in slow else g for g in among]
+
 
 def option_values(spec):
     if spec.kind == "boolean":
@@ -74,7 +88,7 @@ def draw_deal(data, game_id):
     return game.ruleset, seed, options, data.draw(PICKS, label="picks")
 
 
-@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("game_id", games(SLOW_CONSERVATION))
 @settings(max_examples=60)
 @given(data=st.data())
 def test_conservation_hidden_cards_legal_moves_and_termination(game_id, data):
@@ -133,7 +147,7 @@ def views_of(game):
     return [game.view(seat) for seat in seats_of(game.ruleset)]
 
 
-@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("game_id", games(SLOW_IN_PLACE))
 @settings(max_examples=25)
 @given(data=st.data())
 def test_replaying_in_place_matches_playing_move_by_move(game_id, data):
@@ -173,12 +187,12 @@ def lookalikes(value):
     return [0, "null"]
 
 
-@pytest.mark.parametrize("game_id", GAME_IDS)
-def test_a_remembered_move_is_never_confused_with_a_lookalike(game_id):
+@pytest.mark.parametrize("game_id", games(SLOW_LOOKALIKES))
+def test_a_remembered_move_is_never_confused_with_a_lookalike(game_id, brief=False):
     """Rulesets remember moves they have parsed; JSON `true` equals 1 in Python, and a
     list may hold what a string did: none of these may pass for a remembered move, given as
     a move or as the JSON text a store keeps (`advance_text` remembers texts). Every
-    kind of move met in a few random games is tried."""
+    kind of move met in a few random games is tried (`brief`: one move of each type)."""
     ruleset = GAMES[game_id].ruleset
     tried: set[str] = set()
 
@@ -187,9 +201,10 @@ def test_a_remembered_move_is_never_confused_with_a_lookalike(game_id):
             legal = ruleset.legal_moves(state, seat)
             for move in legal:
                 shape = ",".join(f"{k}={v}" for k, v in move.items() if not isinstance(v, str))
-                if f"{move['type']}:{shape}" in tried:
+                kind = move["type"] if brief else f"{move['type']}:{shape}"
+                if kind in tried:
                     continue
-                tried.add(f"{move['type']}:{shape}")
+                tried.add(kind)
                 for _ in range(2):  # the first parse is remembered, the second recalled
                     ruleset.apply(state, seat, move)
                     ruleset.advance_text(state.copy(), seat, json.dumps(move))
@@ -257,11 +272,13 @@ def test_bots_only_ever_choose_legal_moves(game_id, policy):
             raise AssertionError("a bot game did not end")
 
 
-@pytest.mark.parametrize("game_id", [g for g in GAME_IDS if GAMES[g].solver is not None])
-def test_solver_lines_replay_to_the_claimed_result(game_id):
+@pytest.mark.parametrize(
+    "game_id", games(SLOW_SOLVER_LINES, [g for g in GAME_IDS if GAMES[g].solver is not None])
+)
+def test_solver_lines_replay_to_the_claimed_result(game_id, deals=12):
     game = GAMES[game_id]
     verdicts = Counter()
-    for i in range(12):
+    for i in range(deals):
         seed = f"conformance-solve-{i}"
         solution = game.solver(seed, None, 20_000)
         verdicts[(solution.complete, solution.winnable)] += 1
@@ -292,7 +309,7 @@ def test_the_registry_entry_is_complete(game_id):
 SOLITAIRES = [g for g in GAME_IDS if GAMES[g].ruleset.max_seats == 1]
 
 
-@pytest.mark.parametrize("game_id", SOLITAIRES)
+@pytest.mark.parametrize("game_id", games(SLOW_UNDO, SOLITAIRES))
 @settings(max_examples=40)
 @given(data=st.data())
 def test_undo_takes_back_exactly_and_reveals_nothing(game_id, data):
@@ -326,3 +343,36 @@ def _without_undo(view):
     view.pop("undos", None)
     view["legal_moves"] = [m for m in view["legal_moves"] if m != UNDO_MOVE]
     return view
+
+
+# ---- `make unit`'s brief run of the slow cases ------------------------------------------------
+# Each case marked slow above, cut short, so that the fast tier still plays every game through
+# every property; `make test` runs these and the slow cases whole.
+
+
+@pytest.mark.parametrize(
+    ("prop", "game_id"),
+    [
+        pytest.param(prop, game_id, id=f"{prop.__name__}[{game_id}]")
+        for prop, slow in (
+            (test_conservation_hidden_cards_legal_moves_and_termination, SLOW_CONSERVATION),
+            (test_replaying_in_place_matches_playing_move_by_move, SLOW_IN_PLACE),
+            (test_undo_takes_back_exactly_and_reveals_nothing, SLOW_UNDO),
+        )
+        for game_id in slow
+    ],
+)
+@settings(max_examples=3)
+@given(data=st.data())
+def test_the_slow_properties_in_brief(prop, game_id, data):
+    prop.hypothesis.inner_test(game_id, data)
+
+
+@pytest.mark.parametrize("game_id", SLOW_LOOKALIKES)
+def test_a_remembered_move_is_never_confused_with_a_lookalike_in_brief(game_id):
+    test_a_remembered_move_is_never_confused_with_a_lookalike(game_id, brief=True)
+
+
+@pytest.mark.parametrize("game_id", SLOW_SOLVER_LINES)
+def test_solver_lines_replay_to_the_claimed_result_in_brief(game_id):
+    test_solver_lines_replay_to_the_claimed_result(game_id, deals=1)

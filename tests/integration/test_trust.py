@@ -272,3 +272,99 @@ def test_a_forged_leaderboard_cursor_is_a_4xx(rank):
     r = client.get(f"/v1/daily/today/royal-assassin/leaderboard?cursor={cursor}")
     assert r.status_code == 422 and r.json["errors"] == {"cursor": "not a cursor this server gave"}
     json.dumps(r.json)
+
+
+def test_a_ranked_game_s_end_turns_nothing_up_before_its_day_is_over(store):
+    """Risus Royale turns the whole map up when a game ends (its spec): a ranked attempt
+    resigned at once would hand the day's deal to the next player. Until midnight no response
+    to anyone names a card that was face down before the end; from midnight on they all may."""
+    from domain.registry import get_ruleset
+    from tests.helpers import strings_in
+
+    clock = Clock()
+    client = app_on(store, clock)
+    token = new_player(client)
+    created = client.post("/v1/daily/today/risus-royale/games", headers=auth(token)).json
+    gid, seat = created["game"]["id"], auth(created["token"])
+    record = store.load(gid).record
+    ruleset = get_ruleset("risus-royale")
+    face_down = ruleset.hidden(ruleset.start(record.seed, record.options), 0)
+    assert len(face_down) > 40
+    over = resign(client, created)
+    answers = [over]
+    for url, headers in [
+        (f"/v1/games/{gid}", seat),
+        (f"/v1/games/{gid}/moves", seat),
+        (f"/v1/games/{gid}/record", seat),
+        (f"/v1/games/{gid}/replay?at=1", seat),
+        (f"/v1/games/{gid}/replay?at=0", seat),
+        ("/v1/games?status=finished&ruleset=risus-royale", {}),
+        ("/v1/daily/today/risus-royale/leaderboard", auth(token)),
+    ]:
+        r = client.get(url, headers=headers)
+        assert r.status_code == 200, (url, r.json)
+        answers.append(r.json)
+    for answer in answers:
+        assert not set(strings_in(answer)) & face_down, answer
+    assert over["game"]["status"] != "playing" and over["view"]["outcome"]
+    clock.now = "2026-11-23T00:00:00.001Z"  # the day is over: the map may show
+    shown = client.get(f"/v1/games/{gid}", headers=seat).json
+    assert set(strings_in(shown)) & face_down
+
+
+def test_lone_surrogates_and_huge_numbers_are_4xx_or_verdicts():
+    """Inputs that once gave 500s (a lone surrogate hashed) or a verdict that was no JSON."""
+    client = app_on(InMemoryStore(), Clock())
+    created = client.post("/v1/games", json={"ruleset": "royal-ace-assin"}).json
+    gid = created["game"]["id"]
+    join = client.post(f"/v1/games/{gid}/seats/1", data='{"invite": "\\ud800"}',
+                       content_type="application/json")  # fmt: skip
+    assert join.status_code == 403 and join.content_type == "application/problem+json"
+    solo = client.post("/v1/games", json={"ruleset": "royal-assassin"}).json
+    resign(client, solo)
+    record = client.get(f"/v1/games/{solo['game']['id']}/record").get_data(as_text=True)
+    for hostile in (
+        record.replace('"resign"}', '"resign", "x": "\\ud800"}'),
+        record.replace('"outcome": {', '"outcome": {"huge": 1e999, "long": ' + "9" * 5000 + ", "),
+    ):
+        r = client.post("/v1/records/verify", data=hostile, content_type="application/json")
+        assert r.status_code == 200 and r.json["valid"] is False
+        json.loads(r.get_data(as_text=True), parse_constant=lambda name: 1 / 0)  # no Infinity
+    move = client.post(f"/v1/games/{gid}/moves", headers=auth(created["token"]),
+                       data='{"version": 0, "move": {"type": "choose_suit", "suit": 1e999}}',
+                       content_type="application/json")  # fmt: skip
+    assert move.status_code == 400 and move.content_type == "application/problem+json"
+
+
+def test_a_record_move_by_a_seat_the_game_has_not_is_refused():
+    client = app_on(InMemoryStore(), Clock())
+    created = client.post("/v1/games", json={"ruleset": "royal-assassin"}).json
+    resign(client, created)
+    record = client.get(f"/v1/games/{created['game']['id']}/record").json
+    for seat in (1, 2, -1, 99):
+        forged = {**record, "moves": [{**record["moves"][0], "seat": seat}]}
+        r = client.post("/v1/records/verify", json=forged)
+        assert r.json["valid"] is False and r.json["problems"][0]["field"] == "seat"
+
+
+def test_small_probes_of_the_second_attack():
+    """A name that would begin as another's shown name; one seat's Idempotency-Key reused by
+    the other seat; a doubled slash answered with an HTML redirect to the client's Host."""
+    client = app_on(InMemoryStore(), Clock())
+    r = client.post("/v1/players", json={"name": "Alice#1a2b3c4d"})
+    assert r.status_code == 422 and "name" in r.json["errors"]
+    created = client.post("/v1/games", json={"ruleset": "royal-ace-assin"}).json
+    gid, invite = created["game"]["id"], created["invites"][0]
+    joined = client.post(f"/v1/games/{gid}/seats/1", json={"invite": invite["invite"]}).json
+    choose = {"type": "choose_suit", "suit": "hearts"}
+    first = client.post(f"/v1/games/{gid}/moves", json={"version": 0, "move": choose},
+                        headers={**auth(created["token"]), "Idempotency-Key": "k1"})  # fmt: skip
+    assert first.status_code == 201
+    theirs = first.json["game"]["version"]
+    other = {"type": "choose_suit", "suit": "spades"}
+    second = client.post(f"/v1/games/{gid}/moves", json={"version": theirs, "move": other},
+                         headers={**auth(joined["token"]), "Idempotency-Key": "k1"})  # fmt: skip
+    assert second.status_code == 201, second.json
+    for method in ("get", "post"):
+        slashed = getattr(client, method)("/v1//games")
+        assert slashed.status_code == 404 and slashed.content_type == "application/problem+json"

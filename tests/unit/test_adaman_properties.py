@@ -3,6 +3,7 @@ the expert bot against peeking."""
 
 import json
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -53,6 +54,7 @@ def engine_key(state):
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=80)
 @given(seeds, options, picks)
 def test_solver_moves_are_the_engines_moves(seed, opts, choices):
@@ -101,6 +103,7 @@ def small_deal(order, size, excuse, choices):
     return deck, AD.set_up(deck, Options(excuse=excuse)), Solver(deck)
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(st.permutations(range(36)), st.integers(11, 16), st.booleans(), picks)
 def test_the_moves_the_solver_leaves_out_never_hold_the_only_win(order, size, excuse, choices):
@@ -139,6 +142,7 @@ def covers(strong, weak):
     )
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(seeds, options, picks)
 def test_every_payment_left_out_has_a_kept_witness(seed, opts, choices):
@@ -192,6 +196,7 @@ def exhaustive(state, memo):
     return memo[key]
 
 
+@pytest.mark.slow
 @settings(max_examples=120)
 @given(st.permutations(range(36)), st.integers(11, 15), st.integers(-1, 15))
 def test_solver_agrees_with_plain_search_on_small_decks(order, size, excuse_at):
@@ -211,6 +216,7 @@ def test_solver_agrees_with_plain_search_on_small_decks(order, size, excuse_at):
         assert state.status == "won"
 
 
+@pytest.mark.slow
 @settings(max_examples=150)
 @given(st.permutations(range(36)), st.integers(11, 15), st.booleans(), picks)
 def test_every_bound_refutes_only_lost_positions(order, size, with_excuse, choices):
@@ -236,6 +242,7 @@ def test_every_bound_refutes_only_lost_positions(order, size, with_excuse, choic
         state = options[pick % len(options)][1]
 
 
+@pytest.mark.slow
 @settings(max_examples=200)
 @given(st.permutations(range(36)), st.integers(12, 18), st.booleans(), picks)
 def test_no_bound_refutes_a_winnable_position(order, size, with_excuse, choices):
@@ -254,6 +261,55 @@ def test_no_bound_refutes_a_winnable_position(order, size, with_excuse, choices)
         assert not solver.short_in_hand(pos)
         winning = [child for _, child in children(state) if exhaustive(child, memo)]
         state = winning[(choices[step] if step < len(choices) else 0) % len(winning)]
+
+
+# ---- `make unit`'s brief run of the slow properties --------------------------------------------
+# Each property marked slow above (seconds to over a minute at full strength, which `make test`
+# runs) on a few examples and the smallest decks, so that `make unit` still exercises each one.
+small_decks = st.permutations(range(36)), st.integers(11, 13)
+
+
+@settings(max_examples=8)
+@given(seeds, options, picks)
+def test_solver_moves_are_the_engines_moves_in_brief(seed, opts, choices):
+    test_solver_moves_are_the_engines_moves.hypothesis.inner_test(seed, opts, choices)
+
+
+@settings(max_examples=10)
+@given(*small_decks, st.booleans(), picks)
+def test_the_moves_the_solver_leaves_out_never_hold_the_only_win_in_brief(
+    order, size, excuse, choices
+):
+    test = test_the_moves_the_solver_leaves_out_never_hold_the_only_win.hypothesis.inner_test
+    test(order, size, excuse, choices)
+
+
+@settings(max_examples=10)
+@given(seeds, options, picks)
+def test_every_payment_left_out_has_a_kept_witness_in_brief(seed, opts, choices):
+    test_every_payment_left_out_has_a_kept_witness.hypothesis.inner_test(seed, opts, choices)
+
+
+@settings(max_examples=6)
+@given(*small_decks, st.integers(-1, 13))
+def test_solver_agrees_with_plain_search_on_small_decks_in_brief(order, size, excuse_at):
+    test = test_solver_agrees_with_plain_search_on_small_decks.hypothesis.inner_test
+    test(order, size, excuse_at)
+
+
+@settings(max_examples=10)
+@given(*small_decks, st.booleans(), picks)
+def test_every_bound_refutes_only_lost_positions_in_brief(order, size, with_excuse, choices):
+    test = test_every_bound_refutes_only_lost_positions.hypothesis.inner_test
+    test(order, size, with_excuse, choices)
+
+
+@settings(max_examples=40)  # about one small deck in four can be won, and only those count here
+@given(st.permutations(range(36)), st.integers(12, 13), st.booleans(), picks)
+def test_no_bound_refutes_a_winnable_position_in_brief(order, size, with_excuse, choices):
+    test_no_bound_refutes_a_winnable_position.hypothesis.inner_test(
+        order, size, with_excuse, choices
+    )
 
 
 def test_a_solved_line_replays_to_a_win():

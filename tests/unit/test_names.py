@@ -82,6 +82,7 @@ def test_a_name_is_accepted_exactly_when_something_in_it_is_seen(name):
     trimmed = name.strip()
     ok = (
         1 <= len(trimmed) <= NAME_LENGTH
+        and "#" not in trimmed
         and all(unicodedata.category(c)[0] in "LMNPS" or c == " " for c in trimmed)
         and any(
             unicodedata.category(c)[0] in "LNPS" and c not in "\u115f\u1160\u3164\uffa0\u2800"

@@ -1,6 +1,7 @@
 """The Decktet, as data: one row per card, in the canonical order the deal algorithm shuffles.
 
-Source: shared/reference/decktet.md. Codes are lowercase slugs of the card names without "the".
+Source: ../shared/reference/decktet.md (the reference beside this repository; the rules as played
+here: docs/rules/adaman.md). Codes are lowercase slugs of the card names without "the".
 Ranks are the ones Adaman uses (Ace 1, Crown 10, Pawn 10, Court 10); the Excuse has none.
 """
 

@@ -21,12 +21,12 @@ from functools import partial
 from typing import Any
 
 from domain.deal import DealRandom
+from domain.errors import Json
 from domain.games.adaman.decktet import BY_CODE, CARDS, EXCUSE, DecktetCard
 from domain.games.adaman.rules import PALACE_LIMIT, ROW_SIZE, Options, State, deck_for, real_cards
 from domain.games.adaman.solver import HAVE_LANES, RANK, SUIT, Solver, card_bits, minimal_groups
 from domain.ruleset import Ruleset
 
-Json = dict[str, Any]
 Cards = list[DecktetCard]
 
 WEIGHTS = {

@@ -1,8 +1,8 @@
 """Adaman, a Decktet solitaire by P. D. Magnus, as this project plays it.
 
 The rules, with every ambiguity of the seed text and its resolution, are in
-docs/rules/adaman.md. Card data is the table in domain/decktet.py. Stocks keep their top card
-at the end of the list so that dealing is a cheap `pop()`.
+docs/rules/adaman.md. Card data is the table in domain/games/adaman/decktet.py. Stocks keep
+their top card at the end of the list so that dealing is a cheap `pop()`.
 """
 
 from __future__ import annotations

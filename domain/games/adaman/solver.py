@@ -3,7 +3,7 @@
 Depth-first search with memoisation on a compact model of the game: a position is five
 integers (capital, palace and resources as bitmasks over card indexes, how many cards are
 dealt, where the Excuse waits). The model's moves and refills are the engine's rules
-(domain/games/adaman.py) restated on bitmasks for speed; a test checks, position by position,
+(domain/games/adaman/rules.py) restated on bitmasks for speed; a test checks, position by position,
 that every move the model keeps is the engine's, leading to the same position.
 
 Overpaying is searched too while cards remain to be dealt: with a fixed deck order,
