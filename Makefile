@@ -49,9 +49,10 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 # The pure tiers: rules, service on the in-memory store, conformance, goldens, doctests.
-# Seconds, and no Java, npm or network.
+# Seconds, and no Java, npm or network: the properties marked slow are left to `make test`
+# (each has a brief twin here).
 unit: $(STAMP)
-	$(BIN)/pytest tests/unit tests/conformance domain
+	$(BIN)/pytest -m "not slow" tests/unit tests/conformance domain
 
 # Stores (SQLite, moto, DynamoDB Local), the Flask API, the CLI, Lambda, packaging.
 integration: $(STAMP) $(TOOLS)
