@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -116,6 +117,9 @@ class Court:
         # Keys the daily deals (without it none can be chosen); a function is called once, on
         # first need, so that a cold start never waits on a secret store it may not use.
         self._daily_secret = daily_secret
+        # One deal chosen at a time in this process: it costs seconds, and a second request
+        # for the same day would only redo the work (the store keeps the first).
+        self.choosing = threading.Lock()
 
     def daily_secret(self) -> bytes:
         if callable(self._daily_secret):

@@ -8,7 +8,14 @@ from datetime import date, timedelta
 
 from domain.capabilities import GameEntry
 from domain.daily import check_date, display_name, leaderboard_key, select
-from domain.errors import Forbidden, InvalidRequest, Json, StoreUnavailable, Unauthenticated
+from domain.errors import (
+    DailyNotFound,
+    Forbidden,
+    InvalidRequest,
+    Json,
+    StoreUnavailable,
+    Unauthenticated,
+)
 from domain.registry import GAMES, get_game
 from domain.store import (
     DailyDeal,
@@ -30,6 +37,8 @@ def daily(court: Court, date_asked: str) -> Json:
     for game in GAMES.values():
         if game.ruleset.max_seats != 1:
             continue
+        if day < today and court.store.load_daily(day, game.id) is None:
+            continue  # never dealt on its day: that ruleset had no challenge then
         kept = daily_deal(court, day, game)
         entry: Json = {
             "ruleset": game.id,
@@ -42,17 +51,30 @@ def daily(court: Court, date_asked: str) -> Json:
         if day < today:
             entry["seed"] = kept.seed
         challenges.append(entry)
+    if not challenges:
+        raise DailyNotFound(f"no daily challenge was dealt for {day}")
     return {"date": day, "today": today, "over": day < today, "challenges": challenges}
 
 
 def daily_deal(court: Court, day: str, game: GameEntry) -> DailyDeal:
-    """The day's deal of `game`: as kept, or chosen now and kept (the first writer wins)."""
+    """The day's deal of `game`: as kept, or chosen now and kept (the first writer wins).
+
+    Deals are chosen ahead of time (`prepare_daily`, on a schedule); choosing one costs
+    seconds, so a request does it only for today, the fallback when the schedule did not run,
+    and one at a time in a process (the others wait, then read what it kept). A past day whose
+    deal was never chosen had no challenge: 404, never seconds of work for a cheap GET."""
     kept = court.store.load_daily(day, game.id)
-    if kept is None:
-        secret = court.daily_secret()
-        if not secret:
-            raise StoreUnavailable("no daily secret is configured", retry_after=60)
-        kept = court.store.save_daily(select(game, secret, day))
+    if kept is not None:
+        return kept
+    if day < court.today():
+        raise DailyNotFound(f"no daily challenge was dealt for {day}")
+    with court.choosing:
+        kept = court.store.load_daily(day, game.id)
+        if kept is None:
+            secret = court.daily_secret()
+            if not secret:
+                raise StoreUnavailable("no daily secret is configured", retry_after=60)
+            kept = court.store.save_daily(select(game, secret, day))
     return kept
 
 

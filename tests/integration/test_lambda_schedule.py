@@ -61,7 +61,7 @@ def test_the_scheduled_entry_keeps_today_and_tomorrow(lambda_module, capsys):
 
 def test_without_a_secret_the_scheduled_entry_fails_loudly(lambda_module, monkeypatch):
     module, store = lambda_module
-    monkeypatch.setattr(module.service, "_daily_secret", b"")
+    monkeypatch.setattr(module.service.court, "_daily_secret", b"")
     from domain.errors import StoreUnavailable
 
     with pytest.raises(StoreUnavailable):  # Lambda retries; the lazy path stays the fallback

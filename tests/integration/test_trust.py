@@ -7,6 +7,7 @@ import json
 
 import pytest
 
+import domain.daily
 import domain.usecases.playing
 from domain.record import move_hash
 from domain.registry import GAMES
@@ -368,3 +369,36 @@ def test_small_probes_of_the_second_attack():
     for method in ("get", "post"):
         slashed = getattr(client, method)("/v1//games")
         assert slashed.status_code == 404 and slashed.content_type == "application/problem+json"
+
+
+def test_a_past_day_never_dealt_costs_nothing_and_today_is_chosen_once(monkeypatch):
+    """A GET of a past day once chose its deals on the spot (seconds of CPU per request, and
+    per concurrent request); now a past day shows what was dealt on it, and today's fallback
+    is chosen by one request while the others wait for it."""
+    import threading
+
+    import domain.usecases.daily
+
+    chosen = []
+    real = domain.usecases.daily.select
+
+    def counted(game, secret, day):
+        chosen.append((day, game.id))
+        return real(game, secret, day)
+
+    monkeypatch.setattr(domain.usecases.daily, "select", counted)
+    monkeypatch.setattr(domain.daily, "bot_wins", lambda game, seed: 1)
+    client = app_on(InMemoryStore(), Clock())
+    r = client.get("/v1/daily/2026-11-20")
+    assert r.status_code == 404 and r.json["type"].endswith("daily-not-found")
+    assert client.post("/v1/daily/2026-11-20/adaman/games").status_code == 404
+    assert chosen == []
+    answers = []
+    racers = [threading.Thread(target=lambda: answers.append(client.get("/v1/daily/today")))
+              for _ in range(4)]  # fmt: skip
+    for racer in racers:
+        racer.start()
+    for racer in racers:
+        racer.join()
+    assert [a.status_code for a in answers] == [200] * 4
+    assert sorted(chosen) == sorted(set(chosen)) and len(chosen) == 3  # each deal chosen once
