@@ -104,8 +104,28 @@ class ProblemErrorTask(ErrorTask):  # type: ignore[misc]
         self.write(body)
 
 
+MAX_PIPELINED = 8
+"""Requests one connection may have in flight. waitress parses every request a read brings
+(8 KiB: a hundred short GETs) and serves them all; a client that never reads the answers
+would fill the output buffer past its high-water mark (16 MiB), where the serving thread
+blocks until the client reads or hangs up. Eight answers of the largest kind (a record, under
+a MiB) fit under the mark, so no thread ever waits on a client."""
+
+
 class ProblemChannel(HTTPChannel):  # type: ignore[misc]
     error_task_class = ProblemErrorTask
+
+    def received(self, data: bytes) -> bool:
+        """Take what a read brought, then keep at most MAX_PIPELINED requests: the last kept
+        closes the connection once answered, and those past it are dropped unanswered (as
+        a server may close a persistent connection: the client retries them)."""
+        taken = bool(super().received(data))
+        with self.requests_lock:
+            if len(self.requests) > MAX_PIPELINED:
+                del self.requests[MAX_PIPELINED:]
+                self.requests[-1].headers["CONNECTION"] = "close"
+                self.request = None  # nor a half-read one after them
+        return taken
 
     def send_continue(self) -> None:
         """No `100 Continue` for a request refused from its headers (a Content-Length past the

@@ -257,3 +257,28 @@ def test_an_endless_chunked_body_is_refused_at_the_limit_and_never_reaches_the_d
                 assert s.recv(65536).startswith(b"HTTP/1.1 413 "), expect
         # The server goes on.
         assert call(base, "GET", "/healthz")[0] == 200 and proc.poll() is None
+
+
+def test_clients_that_never_read_their_answers_hold_no_thread(tmp_path):
+    """Pipelined requests whose answers are never read once filled waitress's output buffer
+    past its high-water mark, and each such connection then held a request thread until it
+    hung up (the second attack: 40 sockets stopped a default server). A connection now has at
+    most MAX_PIPELINED requests in flight, so its answers fit under the mark."""
+    with court_serve(tmp_path, "--threads", "2") as (base, port, proc):
+        request = b"GET /openapi.yaml HTTP/1.1\r\nHost: x\r\n\r\n" * 200  # ~23 MB of answers
+        sockets = []
+        try:
+            for _ in range(4):
+                s = socket.socket()
+                s.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+                s.connect(("127.0.0.1", port))
+                s.sendall(request)
+                sockets.append(s)
+            time.sleep(3)
+            started = time.monotonic()
+            with urllib.request.urlopen(base + "/healthz", timeout=20) as answer:
+                assert answer.status == 200
+            assert time.monotonic() - started < 5 and proc.poll() is None
+        finally:
+            for s in sockets:
+                s.close()
