@@ -7,9 +7,7 @@ API has always sent them.
 
 from __future__ import annotations
 
-from typing import Any
-
-Json = dict[str, Any]
+from domain.errors import Json
 
 
 def record_url(game_id: str) -> str:

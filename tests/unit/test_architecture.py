@@ -88,3 +88,15 @@ def test_no_game_is_named_outside_domain():
             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
                 code = line.split("#", 1)[0]
                 assert not pattern.search(code), f"{path.relative_to(ROOT)}:{number}: {line}"
+
+
+def test_json_is_one_alias():
+    """`Json` is defined once, in domain/errors.py, and imported everywhere else."""
+    alias = re.compile(r"^(type\s+)?Json\b\s*(:[^=\n]*)?=", re.MULTILINE)
+    defined = [
+        str(path.relative_to(ROOT))
+        for folder in ("domain", "handlers", "infra", "scripts", "bench", "tests")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if alias.search(path.read_text(encoding="utf-8"))
+    ]
+    assert defined == ["domain/errors.py"]
