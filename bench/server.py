@@ -6,8 +6,6 @@ from __future__ import annotations
 import http.client
 import json
 import multiprocessing
-import os
-import random
 import socket
 import statistics
 import subprocess
@@ -21,33 +19,18 @@ from contextlib import contextmanager
 from bench.figures import Bench, Figure, pct
 from bench.games import LOG_GAME
 from domain.errors import Json
+from tests.stores import _free_port  # a free port, in ROYAL_TEST_PORTS if set
 
 
 def benches() -> list[Bench]:
     return [workers(), long_polls()]
 
 
-def free_port() -> int:
-    """A free loopback port: the kernel's choice, or one of ROYAL_TEST_PORTS=LOW-HIGH (a range
-    a shared host sets aside)."""
-    low, _, high = os.environ.get("ROYAL_TEST_PORTS", "").partition("-")
-    ports = [0] if not (low.isdigit() and high.isdigit()) else list(range(int(low), int(high) + 1))
-    random.shuffle(ports)
-    for port in ports:
-        with socket.socket() as s:
-            try:
-                s.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return int(s.getsockname()[1])
-    raise RuntimeError("no free port")
-
-
 @contextmanager
 def serving(*args: str) -> Iterator[str]:
     """`court serve` on a free loopback port and a fresh SQLite file, creation unlimited, with
     `args` added; its base URL once it accepts connections, and stopped after."""
-    port = free_port()
+    port = _free_port()
     with tempfile.TemporaryDirectory() as tmp:
         server = subprocess.Popen(
             [sys.executable, "-m", "handlers.cli", "serve", "--port", str(port),

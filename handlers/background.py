@@ -57,18 +57,13 @@ def prepare_daily(
     every: float = EVERY,
     stop: threading.Event | None = None,
 ) -> threading.Thread:
-    """Keep today's and tomorrow's daily deals chosen, from a service of its own (made in the
-    thread, after any fork, on first run)."""
-    service: GameService | None = None
+    """Keep today's and tomorrow's daily deals chosen, from a service of its own."""
 
-    def step() -> str | None:
-        nonlocal service
-        if service is None:
-            service = make_service()
+    def step(service: GameService) -> str | None:
         chosen = service.prepare_daily()
         return f"daily deals chosen: {', '.join(chosen)}" if chosen else None
 
-    return repeat(step, every, "preparing the daily deals", stop)
+    return repeat(_on_own_service(make_service, step), every, "preparing the daily deals", stop)
 
 
 def delete_expired(
@@ -77,13 +72,23 @@ def delete_expired(
     stop: threading.Event | None = None,
 ) -> threading.Thread:
     """Delete the unfinished casual games whose time is up, from a service of its own."""
-    service: GameService | None = None
 
-    def step() -> str | None:
-        nonlocal service
-        if service is None:
-            service = make_service()
+    def step(service: GameService) -> str | None:
         deleted = service.delete_expired()
         return f"{deleted} expired game{'s' if deleted != 1 else ''} deleted" if deleted else None
 
-    return repeat(step, every, "deleting expired games", stop)
+    return repeat(_on_own_service(make_service, step), every, "deleting expired games", stop)
+
+
+def _on_own_service(
+    make_service: Callable[[], GameService], step: Callable[[GameService], str | None]
+) -> Callable[[], str | None]:
+    """`step` on a service made in the thread on its first run (after any fork), then kept."""
+    made: list[GameService] = []
+
+    def run() -> str | None:
+        if not made:
+            made.append(make_service())
+        return step(made[0])
+
+    return run

@@ -75,8 +75,9 @@ def play(
             continue  # another seat's move came first: look again
         stored, game, bot_effects = play_bots(court, stored, game, seat)
         effects += bot_effects
-        game_json, view = court.shown(stored, game, seat)
-        effects = masked(effects, court.sealed_cards(stored))
+        sealed = court.sealed_cards(stored)
+        game_json = masked(court.game_json(stored.record, stored.version, game), sealed)
+        view, effects = masked(game.view(seat), sealed), masked(effects, sealed)
         return Snapshot(game_json, view, effects, seq=before + 1)
     raise StoreUnavailable("the game is too busy: retry", retry_after=1)
 

@@ -15,7 +15,7 @@ from tests.stores import FAKE_CREDENTIALS, ROOT, _free_port, fresh_table_name, r
 
 
 @contextlib.contextmanager
-def server(*args, env=None, stderr=subprocess.PIPE):
+def server(*args, env=None, stderr=subprocess.PIPE, preexec_fn=None):
     """A real `court serve` on a free port: yields its base URL and process.
 
     Pass a file as `stderr` when the server will log more than a pipe holds (64 KiB).
@@ -40,6 +40,7 @@ def server(*args, env=None, stderr=subprocess.PIPE):
         stdout=subprocess.DEVNULL,
         stderr=stderr,
         text=True,
+        preexec_fn=preexec_fn,
     ) as proc:
         yield base, proc
 

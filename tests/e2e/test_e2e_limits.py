@@ -9,15 +9,12 @@ import os
 import resource
 import select
 import socket
-import subprocess
-import sys
 import time
 import urllib.request
 
 import pytest
 
-from tests.e2e.test_e2e import call
-from tests.stores import ROOT, _free_port, running
+from tests.e2e.test_e2e import call, server
 
 IDLE_CONNECTIONS = 2000
 LONG_POLLS = 64
@@ -26,33 +23,23 @@ MAX_RECORD_BYTES = 1024 * 1024  # handlers/app.py: the largest body the API take
 
 @contextlib.contextmanager
 def court_serve(tmp_path, *args, env=None, preexec_fn=None):
-    """`court serve --workers 1` on a free port: yields its base URL, port and process."""
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-
-    def healthy():
-        try:
-            with urllib.request.urlopen(base + "/healthz", timeout=1):
-                return True
-        except OSError:
-            return False
-
-    command = [sys.executable, "-m", "handlers.cli", "serve", "--port", str(port), "--workers",
-               "1", "--db", str(tmp_path / "court.db"), "--no-prepare-daily", *args]  # fmt: skip
+    """`court serve --workers 1` on a free port (test_e2e's `server`): yields its base URL,
+    port and process."""
     with (
         open(tmp_path / "server.log", "w") as log,
-        running(
-            command,
-            healthy,
-            30,
-            cwd=ROOT,
-            env={**os.environ, **(env or {})},
-            stdout=subprocess.DEVNULL,
+        server(
+            "--workers",
+            "1",
+            "--db",
+            str(tmp_path / "court.db"),
+            "--no-prepare-daily",
+            *args,
+            env=env,
             stderr=log,
             preexec_fn=preexec_fn,
-        ) as proc,  # fmt: skip
+        ) as (base, proc),  # fmt: skip
     ):
-        yield base, port, proc
+        yield base, int(base.rsplit(":", 1)[1]), proc
 
 
 def own_fd_room(needed):
