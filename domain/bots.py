@@ -100,12 +100,15 @@ def play_out(
     options: Mapping[str, Any] | None,
     policy: PolicyFactory,
     against: PolicyFactory | None = None,
+    policy_seat: int = 0,
 ) -> tuple[Any, list[tuple[int, Json]]]:
-    """Play one game to its end with bots (seat 0 `policy`, every other seat `against`, or
-    `policy` too); returns the final state and the move log. When several seats may move at
-    once, the lowest seat listed moves first."""
+    """Play one game to its end with bots (`policy` in `policy_seat`, every other seat
+    `against`, or `policy` too); returns the final state and the move log. When several seats
+    may move at once, the lowest seat listed moves first."""
     state = ruleset.start(seed, options)
-    factories = [policy if seat == 0 else against or policy for seat in range(ruleset.max_seats)]
+    factories = [
+        policy if seat == policy_seat else against or policy for seat in range(ruleset.max_seats)
+    ]
     if all(f is random_policy for f in factories):
         # Random bots need nothing but the legal moves: the typed, in-place fast path.
         rngs = [DealRandom(seed, bot_stream(seat)) for seat in range(ruleset.max_seats)]

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from domain.capabilities import AnyRuleset, GameEntry
 from domain.errors import UnknownRuleset
 from domain.games import adaman, risus_royale, royal_ace_assin, royal_assassin, royal_assassin_duel
@@ -17,6 +20,21 @@ GAMES: dict[str, GameEntry] = {
     )
 }
 RULESETS: dict[str, AnyRuleset] = {g.id: g.ruleset for g in GAMES.values()}
+
+
+@contextmanager
+def registered(entry: GameEntry) -> Iterator[GameEntry]:
+    """`entry` offered beside the production games while the block runs: how the tests add a
+    game of their own (`tests/games/`) to everything that asks the registry, then take it
+    away so that nothing else sees it."""
+    if entry.id in GAMES:
+        raise ValueError(f"a game {entry.id!r} is already registered")
+    GAMES[entry.id] = entry
+    RULESETS[entry.id] = entry.ruleset
+    try:
+        yield entry
+    finally:
+        del GAMES[entry.id], RULESETS[entry.id]
 
 
 def get_game(ruleset_id: object) -> GameEntry:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeVar
 
-from domain.deal import check_seed
+from domain.deal import check_seed, shuffled
 from domain.errors import GameOver, IllegalMove, Json
 from domain.moves import UNDO_SHAPE, MoveShape, check_move, decode_move
 from domain.options import UNDO_OPTION, OptionSpec, OptionValue, validate_options
@@ -98,6 +98,18 @@ class Transition(NamedTuple, Generic[S]):
     effects: list[Effect]
 
 
+class DealStep(NamedTuple):
+    """One shuffle of a deal (docs/deal-algorithm.md): the stream `label` shuffles `cards`,
+    given in their canonical order. A game's deal is its steps' shuffles, one after another;
+    published as data so that any client can re-derive a finished game's deck from its seed."""
+
+    label: str
+    cards: tuple[str, ...]
+
+    def to_json(self) -> Json:
+        return {"label": self.label, "cards": list(self.cards)}
+
+
 class Ruleset(ABC, Generic[S, M]):
     """One game. Subclasses supply the rules through the `_`-prefixed hooks below."""
 
@@ -108,7 +120,17 @@ class Ruleset(ABC, Generic[S, M]):
     option_specs: ClassVar[tuple[OptionSpec, ...]] = ()
     move_shapes: ClassVar[tuple[MoveShape, ...]]
     """Every kind of move, declared as data: checked before any rule sees a move."""
-    deal_labels: ClassVar[tuple[str, ...]] = ("deal",)
+    view_schema: ClassVar[Json]
+    """The JSON Schema of every `view`: the envelope of `domain/contracts.py` and the game's
+    board, declared in its `contract.py`; what clients may rely on, and what the conformance
+    suite holds every view of random games to."""
+    effect_schemas: ClassVar[Mapping[str, Json]]
+    """The JSON Schema of each effect `apply` may return, by its `type` (`forced` included)."""
+    outcome_schema: ClassVar[Json]
+    """The JSON Schema of `outcome` once the game is over."""
+    board: ClassVar[str] = "generic"
+    """How a client lays out this game's view: a layout's name (docs/web-client.md), so that
+    clients draw boards by kind without knowing any game; `generic` shows the view as it is."""
 
     # ---- public API -------------------------------------------------------------------------
 
@@ -121,6 +143,7 @@ class Ruleset(ABC, Generic[S, M]):
             "seats": {"min": self.min_seats, "max": self.max_seats},
             "options": [spec.to_json() for spec in self.options_offered],
             "chosen_deals": self.deals_may_be_chosen,
+            "board": self.board,
         }
 
     @property
@@ -153,9 +176,20 @@ class Ruleset(ABC, Generic[S, M]):
         self._play_forced(state, UNHEARD)
         return state
 
+    def deal_plan(self, options: Mapping[str, object] | None = None) -> tuple[DealStep, ...]:
+        """What the deal shuffles, step by step, each step's cards in canonical order: the
+        public half of the deal, which with the seed gives the deck (`deck`)."""
+        return self._deal_plan(self._own(options))
+
     def deck(self, seed: str, options: Mapping[str, object] | None = None) -> list[str]:
-        """The shuffled deck for this seed, top first: what `court deal` prints."""
-        return self._deck(check_seed(seed), self._own(options))
+        """The shuffled deck for this seed, top first: what `court deal` prints, and exactly
+        the order every game deals in (each game's own typed deal is checked against it)."""
+        seed = check_seed(seed)
+        return [
+            code
+            for step in self.deal_plan(options)
+            for code in shuffled(seed, step.label, step.cards)
+        ]
 
     def _own(self, options: Mapping[str, object] | None) -> dict[str, OptionValue]:
         """Validated options, less those played around the rules (undo): what the rules see."""
@@ -317,7 +351,8 @@ class Ruleset(ABC, Generic[S, M]):
     def _initial(self, seed: str, options: dict[str, OptionValue]) -> S: ...
 
     @abstractmethod
-    def _deck(self, seed: str, options: dict[str, OptionValue]) -> list[str]: ...
+    def _deal_plan(self, options: dict[str, OptionValue]) -> tuple[DealStep, ...]:
+        """The shuffles of the deal (none for a game in which nothing is dealt)."""
 
     @abstractmethod
     def _parse_move(self, move: Json) -> M:

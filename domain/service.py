@@ -7,7 +7,7 @@ and settings); every business rule lives in the use-case modules, none here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from domain.daily import FIRST_DAY
@@ -76,6 +76,12 @@ class GameService:
 
     def read_game(self, game_id: str, token: str | None) -> Snapshot:
         return games.read_game(self.court, game_id, token)
+
+    def watch_game(self, game_id: str, token: str | None) -> tuple[int | None, Snapshot]:
+        return games.watch_game(self.court, game_id, token)
+
+    def read_game_as(self, game_id: str, seats: Iterable[int | None]) -> dict[int | None, Snapshot]:
+        return games.read_game_as(self.court, game_id, seats)
 
     def game_version(self, game_id: str) -> int:
         return games.game_version(self.court, game_id)

@@ -37,8 +37,9 @@ def simulate(
 ) -> Iterator[GameResult]:
     """Play `games` games with seeds `<prefix>-0`, `<prefix>-1`, ...: reproducible by design.
 
-    In a game of two seats `policy` plays `against` (default: itself), taking seat 0 in even
-    games and seat 1 in odd ones, so that neither seat's advantage favours either bot.
+    In a game of several seats `policy` plays `against` (default: itself) in every other
+    seat, taking seat 0 in game 0, seat 1 in game 1, and so on round the table, so that no
+    seat's advantage favours either bot.
     """
     opts = dict(options or {})
     ruleset = game.ruleset
@@ -46,9 +47,8 @@ def simulate(
     theirs = game.policies[against or policy]
     for i in range(games):
         seed = f"{seed_prefix}-{i}"
-        seat = i % 2 if ruleset.max_seats > 1 else 0
-        first, second = (mine, theirs) if seat == 0 else (theirs, mine)
-        state, log = play_out(ruleset, seed, opts, first, second)
+        seat = i % ruleset.max_seats
+        state, log = play_out(ruleset, seed, opts, mine, theirs, policy_seat=seat)
         outcome = ruleset.outcome(state)
         assert outcome is not None
         group = None if game.group_by is None else game.group_by(ruleset.view(state, None))

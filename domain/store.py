@@ -1,6 +1,7 @@
-"""The one small storage interface the service needs, and the values that cross it.
+"""The storage ports the use cases need, one per aggregate, and the typed values that cross them.
 
-Adapters live in infra/ (SQLite, DynamoDB); every one of them passes the same contract tests.
+Adapters live in infra/ (SQLite, DynamoDB) and implement them all (`GameStore`); every one of
+them passes the same contract tests, and stores a record as domain/record_codec.py says.
 Only player moves are stored: every position is derived again by replaying them.
 """
 
@@ -12,15 +13,51 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, NamedTuple, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 from domain.errors import Forbidden, GameNotFound, InvalidRequest, Json, SeatTaken
 from domain.moves import decode_move
 
+PlayerKind = Literal["human", "bot"]
+
+
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """One seat of a game, as dealt: a human's, or a bot's playing `policy`.
+
+    A human seat other than the creator's carries `invite_hash` (the SHA-256 of its one-time
+    invite), kept once the seat is joined, so that a used invite is told from a wrong one.
+    """
+
+    player: PlayerKind = "human"
+    policy: str | None = None  # a bot's: a name in its game's `policies`
+    invite_hash: str | None = None
+
+    @property
+    def is_bot(self) -> bool:
+        return self.player == "bot"
+
+
+@dataclass(frozen=True, slots=True)
+class DailyAttempt:
+    """What makes a game a ranked daily attempt: its day (UTC, ISO) and its player, with the
+    name the leaderboard shows (kept here so that the finishing move can rank it alone)."""
+
+    date: str
+    player_id: str
+    name: str
+
+
+ONE_HUMAN_SEAT = (Seat(),)
+"""The seats of a record that lists none: a solitaire, or a game stored before seats."""
+
 
 @dataclass(frozen=True, slots=True)
 class GameRecord:
-    """What is written once when a game is created (and updated once, when it finishes)."""
+    """What is written once when a game is created (and updated once, when it finishes).
+
+    Its stored form, the same in every store, is domain/record_codec.py's.
+    """
 
     id: str
     ruleset: str
@@ -29,17 +66,16 @@ class GameRecord:
     seed_commitment: str
     seed_known: bool
     created_at: str
-    token_hashes: dict[str, str]  # seat (as a string) -> hex SHA-256 of that seat's token
+    token_hashes: dict[int, str]  # seat -> hex SHA-256 of that seat's token, once it has one
     status: str = "playing"
     version: int = 0
     outcome: Json | None = None
     from_game: str | None = None  # the game whose deal this one replays (a shared deal)
     finished_at: str | None = None  # when the finishing move was accepted
-    daily: Json | None = None  # a ranked daily attempt: {"date", "player", "name"}
-    seats: tuple[Json, ...] = ()
-    """One entry per seat: {"player": "human"} (with "invite_hash" for a seat still to join,
-    kept once joined so that a used invite is told from a wrong one) or {"player": "bot",
-    "policy": P}. Empty: one human seat (a solitaire, or a record from before seats)."""
+    daily: DailyAttempt | None = None  # set on a ranked daily attempt
+    seats: tuple[Seat, ...] = ()
+    """One entry per seat. Empty: one human seat (a solitaire, or a record from before seats);
+    `seat_list` reads both alike."""
     chain_key: str | None = None
     """The secret the salts of the hash chain derive from (domain/record.py `move_salt`):
     never shown, whoever asks. None: a game stored before salts (record format 1)."""
@@ -49,8 +85,8 @@ class GameRecord:
     finished game, a ranked daily attempt, or games made while expiry was off)."""
 
     @property
-    def seat_list(self) -> tuple[Json, ...]:
-        return self.seats or ({"player": "human"},)
+    def seat_list(self) -> tuple[Seat, ...]:
+        return self.seats or ONE_HUMAN_SEAT
 
 
 class _EventFields(NamedTuple):
@@ -193,9 +229,8 @@ class Page:
     cursor: str | None
 
 
-class GameStore(Protocol):
-    def check(self) -> None:
-        """Raise StoreUnavailable, with a reason an operator can act on, unless usable now."""
+class GamePort(Protocol):
+    """Games and their logs: what playing, reading and listing games needs."""
 
     def create(self, record: GameRecord) -> None:
         """Store a new game record (its id is fresh)."""
@@ -211,7 +246,8 @@ class GameStore(Protocol):
         self, game_id: str, expected_version: int, event: MoveEvent, finish: Finish | None
     ) -> None:
         """Append move `expected_version + 1` atomically, or raise VersionConflict. A finish
-        also removes the record's expiry, in the same write."""
+        also removes the record's expiry, in the same write (and files its leaderboard
+        entry, if it has one: the one write to a leaderboard, so no port of its own)."""
 
     def touch(self, game_id: str, expires_at: int) -> None:
         """Push the game's expiry back to `expires_at`, only if it has one (a finished game
@@ -232,11 +268,17 @@ class GameStore(Protocol):
         `cursor` is a previous page's, opaque to callers; a malformed one is InvalidRequest.
         """
 
-    # ---- daily challenges -------------------------------------------------------------------
+
+class PlayerPort(Protocol):
+    """The daily challenges' players (only their token's hash is kept)."""
 
     def create_player(self, player: PlayerRecord) -> None: ...
 
     def load_player(self, player_id: str) -> PlayerRecord | None: ...
+
+
+class DailyPort(Protocol):
+    """The day's deals and the ranked attempts at them."""
 
     def load_daily(self, date: str, ruleset: str) -> DailyDeal | None: ...
 
@@ -250,6 +292,10 @@ class GameStore(Protocol):
     def load_attempt(self, date: str, ruleset: str, player_id: str) -> str | None:
         """The game id of the player's ranked attempt, if any."""
 
+
+class LeaderboardPort(Protocol):
+    """The days' boards, read (entries are written by the finishing move: `GamePort.append`)."""
+
     def leaderboard(
         self, date: str, ruleset: str, limit: int, after: str | None
     ) -> list[LeaderboardEntry]:
@@ -259,22 +305,31 @@ class GameStore(Protocol):
         """1 + the number of entries whose key sorts before `key`."""
 
 
+class GameStore(GamePort, PlayerPort, DailyPort, LeaderboardPort, Protocol):
+    """Every port at once: what an adapter implements (one table or file holds them all, so
+    that the writes that span two, a ranked attempt and its game, stay atomic). A use case
+    is given the narrowest port it needs (domain/usecases/court.py)."""
+
+    def check(self) -> None:
+        """Raise StoreUnavailable, with a reason an operator can act on, unless usable now."""
+
+
 def check_join(
     record: GameRecord | None, seat: int, invite_hash: str, token_hash: str
-) -> dict[str, str]:
+) -> dict[int, str]:
     """The token hashes after `seat` joins with this invite, or why it cannot: the one rule
     every store applies to the record it read inside its own atomic step."""
     if record is None:
         raise GameNotFound("no such game")
     seats, token_hashes = record.seat_list, record.token_hashes
-    if not 0 <= seat < len(seats) or seats[seat].get("player") != "human":
+    if not 0 <= seat < len(seats) or seats[seat].player != "human":
         raise Forbidden(f"seat {seat} takes no invite")
-    expected = seats[seat].get("invite_hash")
+    expected = seats[seat].invite_hash
     if expected is None or not hmac.compare_digest(expected, invite_hash):
         raise Forbidden("this is not the invite of that seat")
-    if str(seat) in token_hashes:
+    if seat in token_hashes:
         raise SeatTaken(f"seat {seat} has already been joined")
-    return {**token_hashes, str(seat): token_hash}
+    return {**token_hashes, seat: token_hash}
 
 
 def encode_cursor(position: dict[str, Any]) -> str:

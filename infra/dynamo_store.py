@@ -11,8 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
-from dataclasses import asdict, replace
 from typing import Any
 
 import boto3
@@ -26,6 +24,19 @@ from botocore.exceptions import (
 )
 
 from domain.errors import AttemptExists, InvalidRequest, StoreUnavailable, VersionConflict
+from domain.record_codec import (
+    GAME_FIELDS,
+    Scalar,
+    deal_from_text,
+    deal_text,
+    entry_from_text,
+    entry_text,
+    event_fields,
+    finish_fields,
+    game_fields,
+    game_record,
+    token_hashes_text,
+)
 from domain.store import (
     DailyDeal,
     Finish,
@@ -42,6 +53,7 @@ from domain.store import (
 
 RECORD_SK = "GAME"
 TTL_ATTRIBUTE = "expires_at"  # the table's TTL attribute: a record's expiry, Unix seconds
+assert TTL_ATTRIBUTE in GAME_FIELDS  # the record's own field, as the codec names it
 FINISHED_INDEX = "finished"  # every finished game, newest first
 FINISHED_BY_RULESET_INDEX = "finished-by-ruleset"  # the same, one partition per ruleset
 ALL_FINISHED = "FINISHED"
@@ -71,6 +83,34 @@ def _pk(game_id: str) -> dict[str, str]:
 
 def _move_sk(seq: int) -> dict[str, str]:
     return {"S": f"MOVE#{seq:08d}"}
+
+
+def _attributes(fields: dict[str, Scalar]) -> dict[str, Any]:
+    """Stored fields as attribute values: text S, an integer N, a boolean BOOL; a field
+    that is None is left out (never stored as NULL, so `attribute_exists` means set)."""
+    return {name: _attribute(value) for name, value in fields.items() if value is not None}
+
+
+def _attribute(value: str | int | bool) -> dict[str, Any]:
+    if isinstance(value, bool):  # before int: a bool is an int too
+        return {"BOOL": value}
+    if isinstance(value, int):
+        return {"N": str(value)}
+    return {"S": value}
+
+
+def _fields(item: dict[str, Any]) -> dict[str, Scalar]:
+    """An item's attributes of a game record's fields, as the codec reads them."""
+    out: dict[str, Scalar] = {}
+    for name in GAME_FIELDS:
+        value = item.get(name)
+        if value is None or "NULL" in value:
+            continue
+        if "N" in value:
+            out[name] = int(value["N"])
+        else:
+            out[name] = value["BOOL"] if "BOOL" in value else value["S"]
+    return out
 
 
 def make_client(endpoint_url: str | None = None, region: str | None = None) -> Any:
@@ -149,31 +189,9 @@ class DynamoStore:
 
     @staticmethod
     def _game_item(record: GameRecord) -> dict[str, Any]:
-        item = {
-            "pk": _pk(record.id),
-            "sk": {"S": RECORD_SK},
-            "ruleset": {"S": record.ruleset},
-            "options": {"S": json.dumps(record.options)},
-            "seed": {"S": record.seed},
-            "seed_commitment": {"S": record.seed_commitment},
-            "seed_known": {"BOOL": record.seed_known},
-            "created_at": {"S": record.created_at},
-            "token_hashes": {"S": json.dumps(record.token_hashes)},
-            "status": {"S": record.status},
-            "version": {"N": str(record.version)},
-        }
-        if record.outcome is not None:
-            item["outcome"] = {"S": json.dumps(record.outcome)}
-        if record.from_game is not None:
-            item["from_game"] = {"S": record.from_game}
-        if record.daily is not None:
-            item["daily"] = {"S": json.dumps(record.daily)}
-        if record.seats:
-            item["seats"] = {"S": json.dumps(list(record.seats))}
-        if record.chain_key is not None:
-            item["chain_key"] = {"S": record.chain_key}
-        if record.expires_at is not None:
-            item[TTL_ATTRIBUTE] = {"N": str(record.expires_at)}
+        fields = game_fields(record)
+        del fields["id"]  # in the key
+        item = {"pk": _pk(record.id), "sk": {"S": RECORD_SK}, **_attributes(fields)}
         if record.finished_at is not None:  # over at the deal: listed from the start
             item["finished_at"] = {"S": record.finished_at}
             item["fin_all"] = {"S": ALL_FINISHED}
@@ -241,17 +259,7 @@ class DynamoStore:
     ) -> None:
         if event.seq != expected_version + 1:
             raise ValueError("a move's seq is the expected version + 1")
-        item = {
-            "pk": _pk(game_id),
-            "sk": _move_sk(event.seq),
-            "seq": {"N": str(event.seq)},
-            "seat": {"N": str(event.seat)},
-            "move": {"S": json.dumps(event.move)},
-            "at": {"S": event.at},
-            "hash": {"S": event.hash},
-        }
-        if event.idempotency_key is not None:
-            item["idempotency_key"] = {"S": event.idempotency_key}
+        item = {"pk": _pk(game_id), "sk": _move_sk(event.seq), **_attributes(event_fields(event))}
         put = {
             "TableName": self.table,
             "Item": item,
@@ -260,26 +268,24 @@ class DynamoStore:
         if finish is None:
             self._call("put_item", **put)
             return
+        # The record's fields the finish changes (its expiry goes: a finished game is kept),
+        # and the fin_* keys that put it into the finished-games indexes (sparse: only
+        # finished games carry them), in the same transaction as the finishing move.
+        changes = finish_fields(finish, event.seq)
+        gone = [name for name, value in changes.items() if value is None]
+        values = _attributes(changes) | {
+            "fin_all": {"S": ALL_FINISHED},
+            "fin_rs": {"S": f"{ALL_FINISHED}#{finish.ruleset}"},
+            "fin_sk": {"S": f"{finish.at}#{game_id}"},
+        }
         update = {
             "TableName": self.table,
             "Key": {"pk": _pk(game_id), "sk": {"S": RECORD_SK}},
-            # The fin_* keys put the record into the finished-games indexes (sparse: only
-            # finished games carry them), in the same transaction as the finishing move.
-            # A finished game is kept: its expiry goes, in the same transaction.
-            "UpdateExpression": "SET #status = :status, #version = :version, outcome = :outcome, "
-            "finished_at = :at, fin_all = :all, fin_rs = :rs, fin_sk = :fin "
-            f"REMOVE {TTL_ATTRIBUTE}",
+            "UpdateExpression": f"SET {', '.join(f'#{n} = :{n}' for n in values)}"
+            + (f" REMOVE {', '.join(f'#{n}' for n in gone)}" if gone else ""),
             "ConditionExpression": "attribute_exists(pk)",
-            "ExpressionAttributeNames": {"#status": "status", "#version": "version"},
-            "ExpressionAttributeValues": {
-                ":status": {"S": finish.status},
-                ":version": {"N": str(event.seq)},
-                ":outcome": {"S": json.dumps(finish.outcome)},
-                ":at": {"S": finish.at},
-                ":all": {"S": ALL_FINISHED},
-                ":rs": {"S": f"{ALL_FINISHED}#{finish.ruleset}"},
-                ":fin": {"S": f"{finish.at}#{game_id}"},
-            },
+            "ExpressionAttributeNames": {f"#{n}": n for n in (*values, *gone)},
+            "ExpressionAttributeValues": {f":{n}": v for n, v in values.items()},
         }
         items: list[dict[str, Any]] = [{"Put": put}, {"Update": update}]
         if finish.entry is not None:
@@ -343,7 +349,7 @@ class DynamoStore:
                     UpdateExpression="SET token_hashes = :new",
                     ConditionExpression="token_hashes = :old",
                     ExpressionAttributeValues={
-                        ":new": {"S": json.dumps(tokens)},
+                        ":new": {"S": token_hashes_text(tokens)},
                         ":old": item["token_hashes"],
                     },
                 )
@@ -406,25 +412,7 @@ class DynamoStore:
 
     @staticmethod
     def _record(game_id: str, item: dict[str, Any]) -> GameRecord:
-        return GameRecord(
-            id=game_id,
-            ruleset=item["ruleset"]["S"],
-            options=json.loads(item["options"]["S"]),
-            seed=item["seed"]["S"],
-            seed_commitment=item["seed_commitment"]["S"],
-            seed_known=item["seed_known"]["BOOL"],
-            created_at=item["created_at"]["S"],
-            token_hashes=json.loads(item["token_hashes"]["S"]),
-            status=item["status"]["S"],
-            version=int(item["version"]["N"]),
-            outcome=json.loads(item["outcome"]["S"]) if "outcome" in item else None,
-            from_game=item["from_game"]["S"] if "from_game" in item else None,
-            finished_at=item["finished_at"]["S"] if "finished_at" in item else None,
-            daily=json.loads(item["daily"]["S"]) if "daily" in item else None,
-            seats=tuple(json.loads(item["seats"]["S"])) if "seats" in item else (),
-            chain_key=item["chain_key"]["S"] if "chain_key" in item else None,
-            expires_at=int(item[TTL_ATTRIBUTE]["N"]) if TTL_ATTRIBUTE in item else None,
-        )
+        return game_record(_fields(item) | {"id": game_id})
 
     def list_finished(self, ruleset: str | None, limit: int, cursor: str | None) -> Page:
         index = FINISHED_INDEX if ruleset is None else FINISHED_BY_RULESET_INDEX
@@ -498,12 +486,9 @@ class DynamoStore:
         item = self._get(f"DAILY#{date}", f"DEAL#{ruleset}")
         if item is None:
             return None
-        deal = DailyDeal(**json.loads(item["deal"]["S"]))
-        return replace(deal, players=int(item.get("players", {"N": "0"})["N"]))
+        return deal_from_text(item["deal"]["S"], int(item.get("players", {"N": "0"})["N"]))
 
     def save_daily(self, deal: DailyDeal) -> DailyDeal:
-        fields = asdict(deal)
-        fields.pop("players")
         # Another server may have chosen first: the same deal, since the choice is deterministic.
         with contextlib.suppress(VersionConflict):
             self._call(
@@ -512,7 +497,7 @@ class DynamoStore:
                 Item={
                     "pk": {"S": f"DAILY#{deal.date}"},
                     "sk": {"S": f"DEAL#{deal.ruleset}"},
-                    "deal": {"S": json.dumps(fields)},
+                    "deal": {"S": deal_text(deal)},
                     "players": {"N": "0"},
                 },
                 ConditionExpression="attribute_not_exists(pk)",
@@ -576,7 +561,7 @@ class DynamoStore:
         return {
             "pk": {"S": self._board(entry.date, entry.ruleset, shard)},
             "sk": {"S": f"RANK#{entry.key}"},
-            "entry": {"S": json.dumps(asdict(entry))},
+            "entry": {"S": entry_text(entry)},
         }
 
     def leaderboard(
@@ -595,7 +580,7 @@ class DynamoStore:
                 "Limit": limit,
             }
             page = self._call("query", **kwargs)
-            merged += [LeaderboardEntry(**json.loads(i["entry"]["S"])) for i in page["Items"]]
+            merged += [entry_from_text(i["entry"]["S"]) for i in page["Items"]]
         merged.sort(key=lambda e: e.key)
         return merged[:limit]
 
@@ -626,5 +611,5 @@ class DynamoStore:
         for shard in range(self.shards):
             item = self._get(self._board(date, ruleset, shard), f"RANK#{key}")
             if item is not None:
-                shard_entries.append(LeaderboardEntry(**json.loads(item["entry"]["S"])))
+                shard_entries.append(entry_from_text(item["entry"]["S"]))
         return shard_entries

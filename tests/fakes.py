@@ -1,7 +1,9 @@
 """An in-memory store for service tests without Flask or a database.
 
 It passes the same contract suite as the real stores (tests/integration/test_store_contract.py),
-so a service test that passes on it says something true about the service.
+so a service test that passes on it says something true about the service. Game records are
+kept as the fields domain/record_codec.py stores (what SQLite and DynamoDB keep) and decoded
+on every read, so a field the codec forgets fails here first, without a database.
 """
 
 from __future__ import annotations
@@ -10,6 +12,13 @@ import threading
 from dataclasses import replace
 
 from domain.errors import AttemptExists, VersionConflict
+from domain.record_codec import (
+    Scalar,
+    finish_fields,
+    game_fields,
+    game_record,
+    token_hashes_text,
+)
 from domain.store import (
     DailyDeal,
     Finish,
@@ -28,7 +37,7 @@ from domain.store import (
 class InMemoryStore:
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._records: dict[str, GameRecord] = {}
+        self._records: dict[str, dict[str, Scalar]] = {}  # each game's stored fields
         self._moves: dict[str, list[MoveEvent]] = {}
         self._players: dict[str, PlayerRecord] = {}
         self._daily: dict[tuple[str, str], DailyDeal] = {}
@@ -42,12 +51,16 @@ class InMemoryStore:
         with self._lock:
             if record.id in self._records:
                 raise VersionConflict(f"game {record.id} exists")
-            self._records[record.id] = record
+            self._records[record.id] = game_fields(record)
             self._moves[record.id] = []
+
+    def _record(self, game_id: str) -> GameRecord | None:
+        fields = self._records.get(game_id)
+        return None if fields is None else game_record(fields)
 
     def load(self, game_id: str) -> StoredGame | None:
         with self._lock:
-            record = self._records.get(game_id)
+            record = self._record(game_id)
             if record is None:
                 return None
             return StoredGame(record, tuple(self._moves[game_id]))
@@ -70,42 +83,38 @@ class InMemoryStore:
                 raise VersionConflict(f"move {event.seq} of {game_id} already exists")
             moves.append(event)
             if finish is not None:
-                self._records[game_id] = replace(
-                    self._records[game_id],
-                    status=finish.status,
-                    outcome=finish.outcome,
-                    version=event.seq,
-                    finished_at=finish.at,
-                    expires_at=None,
-                )
+                self._records[game_id] |= finish_fields(finish, event.seq)
                 if finish.entry is not None:
                     self._board.append(finish.entry)
 
     def touch(self, game_id: str, expires_at: int) -> None:
         with self._lock:
-            record = self._records.get(game_id)
-            expiring = None if record is None else record.expires_at
-            if record is not None and expiring is not None and expiring < expires_at:
-                self._records[game_id] = replace(record, expires_at=expires_at)
+            fields = self._records.get(game_id)
+            expiring = None if fields is None else fields.get("expires_at")
+            if fields is not None and isinstance(expiring, int) and expiring < expires_at:
+                fields["expires_at"] = expires_at
 
     def delete_expired(self, now: int) -> int:
         with self._lock:
-            gone = [i for i, r in self._records.items() if (r.expires_at or now + 1) <= now]
+            gone = [
+                i
+                for i, fields in self._records.items()
+                if isinstance(expires := fields.get("expires_at"), int) and expires <= now
+            ]
             for game_id in gone:
                 del self._records[game_id], self._moves[game_id]
             return len(gone)
 
     def join(self, game_id: str, seat: int, invite_hash: str, token_hash: str) -> None:
         with self._lock:
-            record = self._records.get(game_id)
-            tokens = check_join(record, seat, invite_hash, token_hash)
-            assert record is not None
-            self._records[game_id] = replace(record, token_hashes=tokens)
+            tokens = check_join(self._record(game_id), seat, invite_hash, token_hash)
+            self._records[game_id]["token_hashes"] = token_hashes_text(tokens)
 
     def list_finished(self, ruleset: str | None, limit: int, cursor: str | None) -> Page:
         with self._lock:
+            records = [self._record(game_id) for game_id in self._records]
             finished = sorted(
-                (r for r in self._records.values() if r.finished_at is not None),
+                (r for r in records if r is not None and r.finished_at is not None),
                 key=lambda r: (r.finished_at or "", r.id),
                 reverse=True,
             )
@@ -150,7 +159,7 @@ class InMemoryStore:
             deal = self._daily.get((date, record.ruleset))
             if deal is not None:
                 self._daily[(date, record.ruleset)] = replace(deal, players=deal.players + 1)
-            self._records[record.id] = record
+            self._records[record.id] = game_fields(record)
             self._moves[record.id] = []
 
     def load_attempt(self, date: str, ruleset: str, player_id: str) -> str | None:

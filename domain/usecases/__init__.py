@@ -11,5 +11,5 @@ opens a game) and of plain arguments, returning plain values:
 - daily.py: daily challenges, players and leaderboards.
 
 `domain/service.py`'s `GameService` puts them behind one object for the handlers and the CLI.
-Nothing here does I/O but through the store port, or reads a clock but the injected one.
+Nothing here does I/O but through the store ports, or reads a clock but the injected one.
 """

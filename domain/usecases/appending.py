@@ -46,15 +46,15 @@ def append(
         if record.daily is not None:
             daily = record.daily
             key = leaderboard_key(outcome["result"], outcome["score"], seq, at, record.id)
-            entry = LeaderboardEntry(daily["date"], ruleset.id, key, record.id,
-                                     daily["player"], daily["name"], outcome["result"],
-                                     outcome["score"], seq, at)  # fmt: skip
+            entry = LeaderboardEntry(daily.date, ruleset.id, key, record.id, daily.player_id,
+                                     daily.name, outcome["result"], outcome["score"], seq,
+                                     at)  # fmt: skip
         finish = Finish(ruleset.status(playing.state), outcome, at, ruleset.id, entry)
     elif (renewed := renewed_expiry(court, record, at)) is not None:
         # Before the move, so that a game cannot expire under an accepted one.
-        court.store.touch(record.id, renewed)
+        court.games.touch(record.id, renewed)
         record = replace(record, expires_at=renewed)
-    court.store.append(record.id, version, event, finish)
+    court.games.append(record.id, version, event, finish)
     game.take(playing)
     if finish is not None:
         record = replace(

@@ -16,7 +16,7 @@ def bot_due(record: GameRecord, game: Playthrough) -> int | None:
     """The bot seat that has a move to make now, if any."""
     seats = record.seat_list
     for seat in game.ruleset.to_move(game.state):
-        if seats[seat]["player"] == "bot":
+        if seats[seat].is_bot:
             return int(seat)
     return None
 
@@ -31,7 +31,8 @@ def play_bots(
     effects: list[Json] = []
     entry = get_game(stored.record.ruleset)
     while (bot := bot_due(stored.record, game)) is not None:
-        policy_name = stored.record.seat_list[bot]["policy"]
+        policy_name = stored.record.seat_list[bot].policy
+        assert policy_name is not None  # every bot seat is dealt with one
         # The bot's randomness comes from the secret seed, so no seat can predict it, and
         # from nothing else its seat cannot see.
         rng = DealRandom(stored.record.seed, f"bot:{bot}:{stored.version}")

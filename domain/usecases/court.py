@@ -1,9 +1,11 @@
 """What every use case shares: the ports it is given, and the one way a request opens a game
 (load, authorize, guard, replay), so that no use case writes that preamble again.
 
-The court holds the store port, the clock and the source of secrets as plain functions, so the
+The court holds the store, the clock and the source of secrets as plain functions, so the
 use cases stay free of I/O and of wall-clock time: the HTTP handlers, the Lambda entry and the
-tests wire in real or fixed ones.
+tests wire in real or fixed ones. The store is handed to the use cases as its narrow ports
+(`games`, `players`, `deals`, `boards`: domain/store.py), each typed as only what it offers, so
+that a use case says, and mypy checks, which aggregates it touches.
 """
 
 from __future__ import annotations
@@ -23,7 +25,16 @@ from domain.playthrough import Playthrough
 from domain.record import move_salt
 from domain.registry import get_ruleset
 from domain.replay_cache import ReplayCache
-from domain.store import GameRecord, GameStore, MoveEvent, StoredGame
+from domain.store import (
+    DailyPort,
+    GamePort,
+    GameRecord,
+    GameStore,
+    LeaderboardPort,
+    MoveEvent,
+    PlayerPort,
+    StoredGame,
+)
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What a game id can look like (the service issues 32 URL-safe characters)."""
@@ -107,7 +118,11 @@ class Court:
         first_day: str = FIRST_DAY,
         game_ttl: int | None = None,
     ) -> None:
-        self.store = store
+        self.store = store  # every port at once: for wiring and health checks, not use cases
+        self.games: GamePort = store
+        self.players: PlayerPort = store
+        self.deals: DailyPort = store
+        self.boards: LeaderboardPort = store
         self.clock = clock
         self.new_secret = new_secret
         self.cache = replay_cache
@@ -144,7 +159,7 @@ class Court:
     def load(self, game_id: str) -> StoredGame:
         if GAME_ID.fullmatch(game_id) is None:  # never issued: no need to ask the store
             raise GameNotFound(f"no game {game_id[:80]!r}")
-        stored = self.store.load(game_id)
+        stored = self.games.load(game_id)
         if stored is None:
             raise GameNotFound(f"no game {game_id!r}")
         expires = stored.record.expires_at
@@ -158,13 +173,13 @@ class Court:
         digest = token_digest(token)
         for seat, expected in record.token_hashes.items():
             if hmac.compare_digest(digest, expected):
-                return int(seat)
+                return seat
         raise Forbidden("this token is not a token of a seat of this game")
 
     def guard_daily(self, record: GameRecord, seat: int | None) -> None:
         """A ranked daily game is its player's alone until the day is over: what it shows
         (cards drawn, the log replayed) would tell others the day's deck."""
-        if record.daily is not None and seat is None and record.daily["date"] >= self.today():
+        if record.daily is not None and seat is None and record.daily.date >= self.today():
             raise Forbidden("a ranked daily game is private to its player until the day is over")
 
     def replay(self, stored: StoredGame, upto: int) -> Playthrough:
@@ -201,7 +216,7 @@ class Court:
         r = stored.record
         if r.daily is None or r.status == "playing" or not stored.moves:
             return frozenset()
-        if r.daily["date"] < self.today():
+        if r.daily.date < self.today():
             return frozenset()
         before = self.replay(stored, stored.version - 1)
         return frozenset(before.ruleset.hidden(before.state, 0))
@@ -219,7 +234,7 @@ class Court:
         if record.seed_known:
             return True
         if record.daily is not None:  # the day's seed is public once the day is over
-            return bool(record.daily["date"] < self.today())
+            return record.daily.date < self.today()
         return over
 
     @staticmethod
@@ -245,15 +260,14 @@ class Court:
             "outcome": ruleset.outcome(game.state),
         }
         out["seats"] = [
-            {"seat": i, "player": seat["player"], **({"policy": seat["policy"]}
-             if seat["player"] == "bot" else {}),
-             "joined": seat["player"] == "bot" or str(i) in record.token_hashes}
+            {"seat": i, "player": seat.player, **({"policy": seat.policy} if seat.is_bot else {}),
+             "joined": seat.is_bot or i in record.token_hashes}
             for i, seat in enumerate(record.seat_list)
         ]  # fmt: skip
         if record.from_game is not None:
             out["from_game"] = record.from_game
         if record.daily is not None:
-            out["daily"] = {"date": record.daily["date"], "name": record.daily["name"]}
+            out["daily"] = {"date": record.daily.date, "name": record.daily.name}
         if self.seed_public(record, over):
             out["seed"] = record.seed  # revealed: anyone can now check it and re-deal
         if "seed" in out and over:

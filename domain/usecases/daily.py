@@ -18,6 +18,7 @@ from domain.errors import (
 )
 from domain.registry import GAMES, get_game
 from domain.store import (
+    DailyAttempt,
     DailyDeal,
     LeaderboardEntry,
     PlayerRecord,
@@ -37,7 +38,7 @@ def daily(court: Court, date_asked: str) -> Json:
     for game in GAMES.values():
         if game.ruleset.max_seats != 1:
             continue
-        if day < today and court.store.load_daily(day, game.id) is None:
+        if day < today and court.deals.load_daily(day, game.id) is None:
             continue  # never dealt on its day: that ruleset had no challenge then
         kept = daily_deal(court, day, game)
         entry: Json = {
@@ -63,18 +64,18 @@ def daily_deal(court: Court, day: str, game: GameEntry) -> DailyDeal:
     seconds, so a request does it only for today, the fallback when the schedule did not run,
     and one at a time in a process (the others wait, then read what it kept). A past day whose
     deal was never chosen had no challenge: 404, never seconds of work for a cheap GET."""
-    kept = court.store.load_daily(day, game.id)
+    kept = court.deals.load_daily(day, game.id)
     if kept is not None:
         return kept
     if day < court.today():
         raise DailyNotFound(f"no daily challenge was dealt for {day}")
     with court.choosing:
-        kept = court.store.load_daily(day, game.id)
+        kept = court.deals.load_daily(day, game.id)
         if kept is None:
             secret = court.daily_secret()
             if not secret:
                 raise StoreUnavailable("no daily secret is configured", retry_after=60)
-            kept = court.store.save_daily(select(game, secret, day))
+            kept = court.deals.save_daily(select(game, secret, day))
     return kept
 
 
@@ -91,7 +92,7 @@ def prepare_daily(court: Court, days: int = 2) -> list[str]:
     for offset in range(days):
         day = (first + timedelta(days=offset)).isoformat()
         for game in GAMES.values():
-            if game.ruleset.max_seats == 1 and court.store.load_daily(day, game.id) is None:
+            if game.ruleset.max_seats == 1 and court.deals.load_daily(day, game.id) is None:
                 daily_deal(court, day, game)
                 chosen.append(f"{day}/{game.id}")
     return chosen
@@ -101,7 +102,7 @@ def create_player(court: Court, name: object) -> Json:
     player_id = court.new_secret()[:16]
     shown = display_name(name, player_id)
     secret = court.new_secret()
-    court.store.create_player(PlayerRecord(player_id, shown, token_digest(secret), court.clock()))
+    court.players.create_player(PlayerRecord(player_id, shown, token_digest(secret), court.clock()))
     return {"player_id": player_id, "name": shown, "token": f"{player_id}.{secret}"}
 
 
@@ -109,7 +110,7 @@ def player_of(court: Court, token: str | None) -> PlayerRecord:
     if token is None:
         raise Unauthenticated("a daily challenge needs a player's token (POST /v1/players)")
     player_id, _, secret = token.partition(".")
-    player = court.store.load_player(player_id) if GAME_ID.fullmatch(player_id) else None
+    player = court.players.load_player(player_id) if GAME_ID.fullmatch(player_id) else None
     if player is None or not hmac.compare_digest(token_digest(secret), player.token_hash):
         raise Forbidden("this is not a player's token")
     return player
@@ -133,9 +134,9 @@ def start_daily(
     # Options fixed by the server (the defaults: no undo when ranked).
     record, played, token, _ = deal(
         court, game.ruleset, {}, kept.seed, False, (),
-        daily={"date": day, "player": player.id, "name": player.name},
+        daily=DailyAttempt(day, player.id, player.name),
     )  # fmt: skip
-    court.store.create_attempt(day, player.id, record)  # AttemptExists names the first
+    court.deals.create_attempt(day, player.id, record)  # AttemptExists names the first
     return Snapshot(court.game_json(record, 0, played), played.view(0), None, token)
 
 
@@ -157,7 +158,7 @@ def leaderboard(
         position = decode_cursor(cursor, ("key", "rank"))
         after, rank = position["key"], _count(position["rank"])
     over = day < today
-    page = court.store.leaderboard(day, game.id, limit + 1, after)
+    page = court.boards.leaderboard(day, game.id, limit + 1, after)
     entries = [entry_json(e, rank + i + 1) for i, e in enumerate(page[:limit])]
     next_cursor = None
     if len(page) > limit:
@@ -170,7 +171,7 @@ def leaderboard(
 
 
 def own_entry(court: Court, day: str, ruleset_id: str, player: PlayerRecord) -> Json:
-    game_id = court.store.load_attempt(day, ruleset_id, player.id)
+    game_id = court.deals.load_attempt(day, ruleset_id, player.id)
     if game_id is None:
         return {"name": player.name, "played": False}
     record = court.load(game_id).record
@@ -180,7 +181,7 @@ def own_entry(court: Court, day: str, ruleset_id: str, player: PlayerRecord) -> 
         record.outcome["result"], record.outcome["score"], record.version,
         record.finished_at, game_id,
     )  # fmt: skip
-    rank = court.store.leaderboard_rank(day, ruleset_id, key)
+    rank = court.boards.leaderboard_rank(day, ruleset_id, key)
     entry = LeaderboardEntry(day, ruleset_id, key, game_id, player.id, player.name,
                              record.outcome["result"], record.outcome["score"],
                              record.version, record.finished_at)  # fmt: skip

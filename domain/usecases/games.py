@@ -2,16 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
 from domain.capabilities import AnyRuleset, GameEntry
 from domain.deal import check_seed, seed_commitment
-from domain.errors import GameNotFound, InvalidRequest, Json
+from domain.errors import Forbidden, GameNotFound, InvalidRequest, Json
 from domain.playthrough import Playthrough
 from domain.registry import GAMES, RULESETS, get_game
-from domain.store import GameRecord, StoredGame
+from domain.store import ONE_HUMAN_SEAT, DailyAttempt, GameRecord, Seat, StoredGame
 from domain.usecases.bots import bot_due, play_bots
 from domain.usecases.court import GAME_ID, Court, Snapshot, epoch, token_digest
 
@@ -26,11 +26,40 @@ def rulesets() -> list[Json]:
 
 
 def read_game(court: Court, game_id: str, token: str | None) -> Snapshot:
+    return watch_game(court, game_id, token)[1]
+
+
+def watch_game(court: Court, game_id: str, token: str | None) -> tuple[int | None, Snapshot]:
+    """`read_game`, and the seat the token is a token of (None: a spectator): what a pushed
+    stream keeps instead of the token (handlers/lambda_push.py), whose later events are then
+    read with `read_game_as`."""
     opened = court.open(game_id, token)
     stored, game = opened.stored, opened.game
     if bot_due(stored.record, game):  # a bot's reply left unplayed (a crash)
         stored, game, _ = play_bots(court, stored, game, opened.seat)
-    return Snapshot(*court.shown(stored, game, opened.seat))
+    return opened.seat, Snapshot(*court.shown(stored, game, opened.seat))
+
+
+def read_game_as(
+    court: Court, game_id: str, seats: Iterable[int | None]
+) -> dict[int | None, Snapshot]:
+    """The game as each of `seats` reads it (`read_game` for each seat's token), from one
+    load and one replay: a push sends each of a game's connections its seat's view, and the
+    seats were checked against their tokens when the connections were opened (`watch_game`).
+    A seat the read would now refuse (a spectator of a ranked game before its day is over)
+    is left out."""
+    stored = court.load(game_id)
+    game = court.replay(stored, stored.version)
+    if bot_due(stored.record, game):
+        stored, game, _ = play_bots(court, stored, game, None)
+    out: dict[int | None, Snapshot] = {}
+    for seat in dict.fromkeys(seats):
+        try:
+            court.guard_daily(stored.record, seat)
+        except Forbidden:
+            continue
+        out[seat] = Snapshot(*court.shown(stored, game, seat))
+    return out
 
 
 def game_version(court: Court, game_id: str) -> int:
@@ -38,7 +67,7 @@ def game_version(court: Court, game_id: str) -> int:
     while it waits (it has read the game, with its seat's checks, already)."""
     if GAME_ID.fullmatch(game_id) is None:
         raise GameNotFound(f"no game {game_id[:80]!r}")
-    version = court.store.version(game_id)
+    version = court.games.version(game_id)
     if version is None:
         raise GameNotFound(f"no game {game_id!r}")
     return version
@@ -78,7 +107,7 @@ def create_game(
     )
     if court.game_ttl is not None and record.finished_at is None:  # expires unless played
         record = replace(record, expires_at=epoch(record.created_at) + court.game_ttl)
-    court.store.create(record)
+    court.games.create(record)
     creator = creator_seat(record)
     stored, game, effects = play_bots(court, StoredGame(record), game, creator)
     return Snapshot(
@@ -91,12 +120,12 @@ def create_game(
     )
 
 
-def seats_asked(entry: GameEntry, seats: object) -> tuple[Json, ...]:
+def seats_asked(entry: GameEntry, seats: object) -> tuple[Seat, ...]:
     """The seats asked for, checked: as many as the ruleset allows, one human at least, bots
     with a policy the game offers. Default: its minimum, every seat human."""
     ruleset = entry.ruleset
     if seats is None:
-        return tuple({"player": "human"} for _ in range(ruleset.min_seats))
+        return tuple(Seat() for _ in range(ruleset.min_seats))
     if not isinstance(seats, list) or not (ruleset.min_seats <= len(seats) <= ruleset.max_seats):
         count = (
             str(ruleset.min_seats)
@@ -104,31 +133,31 @@ def seats_asked(entry: GameEntry, seats: object) -> tuple[Json, ...]:
             else f"{ruleset.min_seats} to {ruleset.max_seats}"
         )
         raise InvalidRequest("seats", f"{ruleset.id} takes a list of {count} seat(s)")
-    out: list[Json] = []
+    out: list[Seat] = []
     for index, seat in enumerate(seats):
         player = seat.get("player") if isinstance(seat, dict) else None
         policy = seat.get("policy") if isinstance(seat, dict) else None
         if player == "human" and set(seat) == {"player"}:
-            out.append({"player": "human"})
+            out.append(Seat())
         elif player == "bot" and set(seat) <= {"player", "policy"}:
             policy = "best" if policy is None else policy
             if not isinstance(policy, str) or policy not in entry.policies:
                 raise InvalidRequest(
                     "seats", f"seats[{index}].policy must be one of {', '.join(entry.policies)}"
                 )
-            out.append({"player": "bot", "policy": policy})
+            out.append(Seat("bot", policy))
         else:
             raise InvalidRequest(
                 "seats",
                 f'seats[{index}] must be {{"player": "human"}} or {{"player": "bot", "policy": P}}',
             )
-    if not any(seat["player"] == "human" for seat in out):
+    if all(seat.is_bot for seat in out):
         raise InvalidRequest("seats", "at least one seat must be human")
     return tuple(out)
 
 
 def creator_seat(record: GameRecord) -> int:
-    return next(i for i, s in enumerate(record.seat_list) if s["player"] == "human")
+    return next(i for i, s in enumerate(record.seat_list) if not s.is_bot)
 
 
 def deal(
@@ -137,24 +166,26 @@ def deal(
     options: Mapping[str, Any],
     seed: str,
     seed_known: bool,
-    seats: tuple[Json, ...] = (),
-    **extra: Any,
+    seats: tuple[Seat, ...] = (),
+    from_game: str | None = None,
+    daily: DailyAttempt | None = None,
 ) -> tuple[GameRecord, Playthrough, str, list[Json]]:
     """A new game's record (not yet stored), its dealt position, the creator's token and the
-    invites of the other human seats (only their hashes are kept)."""
+    invites of the other human seats (only their hashes are kept). No seats: one human seat,
+    stored as none (a solitaire's record, as before seats)."""
     game = Playthrough(ruleset, seed, options)
     created_at = court.clock()
     # A deal can be over before any move (an Adaman deal lost at once): finished at its deal.
     finished_at = created_at if ruleset.is_over(game.state) else None
     game_id = court.new_secret()
     token = court.new_secret()
-    seat_list = list(seats) or [{"player": "human"}]
-    creator = next(i for i, s in enumerate(seat_list) if s["player"] == "human")
+    seat_list = list(seats or ONE_HUMAN_SEAT)
+    creator = next(i for i, s in enumerate(seat_list) if not s.is_bot)
     invites: list[Json] = []
     for index, seat in enumerate(seat_list):
-        if seat["player"] == "human" and index != creator:
+        if not seat.is_bot and index != creator:
             invite = court.new_secret()
-            seat_list[index] = {**seat, "invite_hash": token_digest(invite)}
+            seat_list[index] = replace(seat, invite_hash=token_digest(invite))
             invites.append({"seat": index, "invite": invite})
     record = GameRecord(
         id=game_id,
@@ -166,11 +197,12 @@ def deal(
         chain_key=court.new_secret(),  # the salts' secret: whoever chose the seed
         created_at=created_at,
         finished_at=finished_at,
-        token_hashes={str(creator): token_digest(token)},
+        token_hashes={creator: token_digest(token)},
         status=ruleset.status(game.state),
         outcome=ruleset.outcome(game.state),
         seats=tuple(seat_list) if seats else (),
-        **extra,
+        from_game=from_game,
+        daily=daily,
     )
     return record, game, token, invites
 
@@ -181,7 +213,7 @@ def join(court: Court, game_id: str, seat: int, invite: str | None) -> Snapshot:
         raise InvalidRequest("invite", "the invite of this seat is required")
     court.load(game_id)
     token = court.new_secret()
-    court.store.join(game_id, seat, token_digest(invite), token_digest(token))
+    court.games.join(game_id, seat, token_digest(invite), token_digest(token))
     stored = court.load(game_id)
     game = court.replay(stored, stored.version)
     return Snapshot(
@@ -216,4 +248,4 @@ def shared_deal(
 def delete_expired(court: Court) -> int:
     """Delete the unfinished casual games whose time is up (docs/api.md, "Limits"): run on a
     schedule by `court serve`; on DynamoDB the table's TTL does it instead (0 here)."""
-    return court.store.delete_expired(epoch(court.clock()))
+    return court.games.delete_expired(epoch(court.clock()))

@@ -55,9 +55,9 @@ def play(
             if earlier is not None:
                 return earlier
         daily = stored.record.daily
-        if daily is not None and daily["date"] < court.today():
+        if daily is not None and daily.date < court.today():
             raise DailyClosed(
-                f"the day of this ranked attempt ({daily['date']}, UTC) is over: its deal is "
+                f"the day of this ranked attempt ({daily.date}, UTC) is over: its deal is "
                 "public now, so no more moves are accepted and the attempt does not rank"
             )
         if stored.version >= MAX_EVENTS and move != RESIGN:
@@ -128,7 +128,7 @@ def as_of(court: Court, stored: StoredGame, seq: int) -> Snapshot:
     seats = stored.record.seat_list
     version = seq
     for later in stored.moves[seq:]:
-        if seats[later.seat]["player"] != "bot" or bot_due(stored.record, game) is None:
+        if not seats[later.seat].is_bot or bot_due(stored.record, game) is None:
             break
         bot_effects = game.play(later.seat, later.move)
         shown = game.ruleset.public_log(game.state, [(later.seat, later.move)], event.seat)

@@ -74,7 +74,9 @@ def replay_step(court: Court, game_id: str, token: str | None, at: int) -> Json:
         "view": masked(game.view(viewer), sealed),
     }
     if over:
-        out["deck"] = game.ruleset.deck(stored.record.seed, stored.record.options)
+        ruleset, options = game.ruleset, stored.record.options
+        out["deck"] = ruleset.deck(stored.record.seed, options)
+        out["deal_plan"] = [step.to_json() for step in ruleset.deal_plan(options)]
     return out
 
 
@@ -83,7 +85,7 @@ def list_finished(court: Court, ruleset_id: str | None, limit: int, cursor: str 
         get_ruleset(ruleset_id)  # UnknownRuleset names the known ones
     if not 1 <= limit <= MAX_PAGE:
         raise InvalidRequest("limit", f"limit must be from 1 to {MAX_PAGE}")
-    page = court.store.list_finished(ruleset_id, limit, cursor)
+    page = court.games.list_finished(ruleset_id, limit, cursor)
     return {"games": [finished_json(court, r) for r in page.records], "cursor": page.cursor}
 
 

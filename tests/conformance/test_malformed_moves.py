@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.errors import IllegalMove
-from domain.registry import RULESETS
+from tests.games import EVERY_GAME
 
 SCALARS = st.one_of(
     st.none(),
@@ -74,11 +74,11 @@ def random_position(data, ruleset):
     return state
 
 
-@pytest.mark.parametrize("ruleset_id", sorted(RULESETS))
+@pytest.mark.parametrize("ruleset_id", sorted(EVERY_GAME))
 @settings(max_examples=150)
 @given(data=st.data())
 def test_any_json_is_a_transition_or_illegal(ruleset_id, data):
-    ruleset = RULESETS[ruleset_id]
+    ruleset = EVERY_GAME[ruleset_id].ruleset
     state = random_position(data, ruleset)
     if ruleset.is_over(state):
         return
@@ -108,7 +108,7 @@ def test_any_json_is_a_transition_or_illegal(ruleset_id, data):
     ],
 )
 def test_the_reported_crashes_are_clear_illegal_moves(ruleset_id, move, says):
-    ruleset = RULESETS[ruleset_id]
+    ruleset = EVERY_GAME[ruleset_id].ruleset
     state = ruleset.start("royal")
     with pytest.raises(IllegalMove, match=says) as caught:
         ruleset.apply(state, 0, move)

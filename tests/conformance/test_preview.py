@@ -6,15 +6,15 @@ card hidden before stays hidden. A game whose preview played a draw, or dealt a 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.registry import GAMES
 from tests.conformance.test_games import GAME_IDS, PICKS, SEEDS, options_for, random_game
+from tests.games import EVERY_GAME
 from tests.helpers import strings_in
 
 
 @settings(max_examples=25)
 @given(st.sampled_from(GAME_IDS), SEEDS, PICKS, st.data())
 def test_a_preview_shows_nothing_the_seat_could_not_see(game_id, seed, picks, data):
-    game = GAMES[game_id]
+    game = EVERY_GAME[game_id]
     ruleset = game.ruleset
     options = data.draw(options_for(game), label="options")
     checked = 0

@@ -15,10 +15,11 @@ from tests.stores import FAKE_CREDENTIALS, ROOT, _free_port, fresh_table_name, r
 
 
 @contextlib.contextmanager
-def server(*args, env=None, stderr=subprocess.PIPE, preexec_fn=None):
+def server(*args, env=None, stderr=subprocess.PIPE, preexec_fn=None, module="handlers.cli"):
     """A real `court serve` on a free port: yields its base URL and process.
 
-    Pass a file as `stderr` when the server will log more than a pipe holds (64 KiB).
+    Pass a file as `stderr` when the server will log more than a pipe holds (64 KiB), and
+    `module="tests.games.serve"` for a server that also offers the test-only games.
     """
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
@@ -30,7 +31,7 @@ def server(*args, env=None, stderr=subprocess.PIPE, preexec_fn=None):
         except OSError:
             return False
 
-    command = [sys.executable, "-m", "handlers.cli", "serve", "--port", str(port), *args]
+    command = [sys.executable, "-m", module, "serve", "--port", str(port), *args]
     with running(
         command,
         healthy,

@@ -262,10 +262,13 @@ def test_a_whole_solitaire_by_clicking_its_moves(browser, base, console, screens
 def test_two_players_in_two_browsers(browser, live, console, screenshots):
     base, log = live
     alice = new_page(browser, console)
+    requested = []  # every URL either page asks for: the waiting is done by streams
+    alice.on("request", lambda r: requested.append(r.url))
     game_id = deal(alice, base, "royal-ace-assin", {1: "human"})
     link = alice.locator(".invite-link").input_value()
     assert re.fullmatch(rf"{re.escape(base)}/play/{game_id}#invite=[^&]+&seat=1", link)
     bob = new_page(browser, console, width=375)
+    bob.on("request", lambda r: requested.append(r.url))
     bob.goto(link)
     bob.locator("text=You joined as seat 2.").wait_for()
     assert "#" not in bob.url  # the invite left the address bar once used
@@ -281,11 +284,13 @@ def test_two_players_in_two_browsers(browser, live, console, screenshots):
                 click_one(page, rng)
             elif shown(page)[0] == "playing":
                 waited |= page.locator("#waiting").is_visible()
-        # Each page follows the other's moves by long-polling.
+        # Each page follows the other's moves on its event stream.
         alice.wait_for_timeout(50)
     else:
         pytest.fail("the game did not end")
     assert waited  # someone was shown "waiting for your opponent"
+    assert any(url.endswith(f"/v1/games/{game_id}/events") for url in requested)
+    assert not any("wait=" in url for url in requested)  # not a single long-poll
     for page in (alice, bob):
         page.locator("[data-status]:not([data-status='playing'])").wait_for()
     assert shown(alice) == shown(bob)
@@ -392,23 +397,31 @@ def test_the_browser_deals_like_the_server(browser, base, console):
         items = list(range(rng.randint(1, 110)))
         assert page.evaluate(derive, [seed, label, items]) == DealRandom(seed, label).shuffle(items)
     # Every ruleset's whole deal, as `court deal` prints it.
-    every_deal = [
+    # Every game with its default options, and the options that change what is dealt. The page
+    # knows no game: it takes the plan the domain publishes, checks it, and shuffles it.
+    every_deal = [(ruleset, {}) for ruleset in GAMES] + [
         ("royal-assassin", {"jokers_in_deck": True}),
         ("royal-assassin-duel", {"decks": 1}),
-        ("royal-assassin-duel", {}),
-        ("risus-royale", {}),
         ("adaman", {"excuse": True, "extra_personalities": 2}),
         ("adaman", {"pawns_and_courts": True}),
-        ("royal-ace-assin", {}),
     ]
-    assert {ruleset for ruleset, _ in every_deal} == set(GAMES)  # a new game needs its plan
     for ruleset, options in every_deal:
-        full = get_ruleset(ruleset).validate_options(options)
-        derived = page.evaluate(
-            "async ([r, o, s]) => (await import('/web/js/deal.js')).deriveDeck(r, o, s)",
-            [ruleset, full, "court-42"],
+        plan = [step.to_json() for step in get_ruleset(ruleset).deal_plan(options)]
+        problem, derived = page.evaluate(
+            """async ([plan, seed]) => {
+                const deal = await import('/web/js/deal.js');
+                return [deal.planProblem(plan), await deal.deriveDeck(plan, seed)];
+            }""",
+            [plan, "court-42"],
         )
-        assert derived == get_ruleset(ruleset).deck("court-42", full), ruleset
+        assert problem is None, (ruleset, problem)
+        assert derived == get_ruleset(ruleset).deck("court-42", options), ruleset
+    # A plan out of canonical order (a server choosing the deck) is refused.
+    reordered = [{"label": "deal", "cards": ["2C", "AC", "3C"]}]
+    problem = page.evaluate(
+        "async (plan) => (await import('/web/js/deal.js')).planProblem(plan)", reordered
+    )
+    assert problem == "step deal: AC is out of canonical order"
 
 
 CHAIN_JS = """async ([commitment, record]) => {

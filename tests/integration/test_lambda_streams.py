@@ -20,7 +20,7 @@ TABLE = "royal-court-streams-test"
 def record(game_id, **changes):
     return GameRecord(id=game_id, ruleset="royal-assassin", options={}, seed="royal",
                       seed_commitment="c0ffee", seed_known=True,
-                      created_at="2026-11-22T00:00:00.000Z", token_hashes={"0": "ab" * 32},
+                      created_at="2026-11-22T00:00:00.000Z", token_hashes={0: "ab" * 32},
                       **changes)  # fmt: skip
 
 

@@ -1,11 +1,12 @@
 """One contract, every store: SQLite, moto and DynamoDB Local must behave identically."""
 
 import threading
+from dataclasses import replace
 
 import pytest
 
 from domain.errors import VersionConflict
-from domain.store import Finish, GameRecord, MoveEvent
+from domain.store import DailyAttempt, Finish, GameRecord, MoveEvent, Seat
 
 FINISHED_AT = "2026-11-22T00:00:02.000Z"
 
@@ -19,7 +20,7 @@ def record(game_id="g1", **changes):
         seed_commitment="c0ffee",
         seed_known=True,
         created_at="2026-11-22T00:00:00.000Z",
-        token_hashes={"0": "ab" * 32},
+        token_hashes={0: "ab" * 32},
     )
     base.update(changes)
     return GameRecord(**base)
@@ -257,7 +258,7 @@ def test_one_attempt_per_player_creates_its_game_and_counts_the_player(store):
     from domain.errors import AttemptExists
 
     store.save_daily(deal())
-    daily = {"date": "2026-11-22", "player": "p1", "name": "Anne#1a2b"}
+    daily = DailyAttempt("2026-11-22", "p1", "Anne#1a2b")
     store.create_attempt("2026-11-22", "p1", record("g1", daily=daily))
     assert store.load("g1").record.daily == daily
     assert store.load_attempt("2026-11-22", "royal-assassin", "p1") == "g1"
@@ -342,17 +343,14 @@ def test_a_sharded_board_reads_back_as_one(aws_credentials):
 
 # ---- seats ------------------------------------------------------------------------------------
 
-SEATS = ({"player": "human"}, {"player": "human", "invite_hash": "11" * 32},
-         {"player": "bot", "policy": "best"})  # fmt: skip
+SEATS = (Seat(), Seat("human", invite_hash="11" * 32), Seat("bot", "best"))
 
 
 def test_seats_round_trip(store):
     store.create(record(ruleset="royal-ace-assin", seats=SEATS))
     assert store.load("g1").record.seats == SEATS
     store.create(record("g2"))
-    assert store.load("g2").record.seats == () and store.load("g2").record.seat_list == (
-        {"player": "human"},
-    )
+    assert store.load("g2").record.seats == () and store.load("g2").record.seat_list == (Seat(),)
 
 
 def test_a_seat_is_joined_once_with_its_invite(store):
@@ -364,12 +362,12 @@ def test_a_seat_is_joined_once_with_its_invite(store):
             store.join("g1", seat, invite, "cd" * 32)
     with pytest.raises(GameNotFound):
         store.join("nope", 1, "11" * 32, "cd" * 32)
-    assert store.load("g1").record.token_hashes == {"0": "ab" * 32}
+    assert store.load("g1").record.token_hashes == {0: "ab" * 32}
     store.join("g1", 1, "11" * 32, "cd" * 32)
-    assert store.load("g1").record.token_hashes == {"0": "ab" * 32, "1": "cd" * 32}
+    assert store.load("g1").record.token_hashes == {0: "ab" * 32, 1: "cd" * 32}
     with pytest.raises(SeatTaken):
         store.join("g1", 1, "11" * 32, "ef" * 32)
-    assert store.load("g1").record.token_hashes["1"] == "cd" * 32
+    assert store.load("g1").record.token_hashes[1] == "cd" * 32
 
 
 def test_racing_joins_of_one_seat_exactly_one_wins(store, request):
@@ -400,7 +398,7 @@ def test_racing_joins_of_one_seat_exactly_one_wins(store, request):
         t.join()
     winners = [i for kind, i in outcomes if kind == "won"]
     assert len(winners) == 1 and len(outcomes) == 8
-    assert store.load("g1").record.token_hashes["1"] == f"{winners[0]:064x}"
+    assert store.load("g1").record.token_hashes[1] == f"{winners[0]:064x}"
 
 
 def test_two_seats_submitting_at_once_are_both_accepted(store):
@@ -505,7 +503,7 @@ def test_expired_games_go_with_their_moves_and_nothing_else(store):
     store.create(record("old", expires_at=T + 10))
     store.create(record("due", expires_at=T + 20))
     store.create(record("young", expires_at=T + 1000))
-    store.create(record("ranked", daily={"date": "2026-11-22", "player": "p", "name": "P#0"}))
+    store.create(record("ranked", daily=DailyAttempt("2026-11-22", "p", "P#0")))
     for gid in ("old", "young"):
         for i in range(3):
             store.append(gid, i, event(i + 1), None)
@@ -561,7 +559,7 @@ def test_an_older_sqlite_file_gains_expiries_from_its_last_move(tmp_path):
     for gid, changes in [
         ("idle", {}),
         ("moved", {}),
-        ("ranked", {"daily": {"date": "2026-11-22", "player": "p", "name": "P#0"}}),
+        ("ranked", {"daily": DailyAttempt("2026-11-22", "p", "P#0")}),
         ("done", {}),
     ]:
         store.create(record(gid, **changes))
@@ -592,3 +590,140 @@ def test_a_game_over_at_its_deal_is_listed_from_its_creation(store):
     assert [r.id for r in page.records] == ["over"]
     assert [r.id for r in store.list_finished("royal-assassin", 10, None).records] == ["over"]
     assert store.load("over").record.finished_at == "2026-11-22T00:00:00.000Z"
+
+
+# ---- stored formats: what earlier versions wrote still loads -----------------------------------
+
+HASHES = f'{{"0": "{"ab" * 32}", "1": "{"cd" * 32}"}}'
+LEGACY = {
+    # A shared deal of a two-seat game with a bot, finished, from the current version: every
+    # field set, each in the form the adapters wrote before the codec.
+    "full": (
+        {"ruleset": "royal-ace-assin", "options": '{"recycle_reserve": true}', "seed": "royal",
+         "seed_commitment": "c0ffee", "seed_known": False,
+         "created_at": "2026-11-22T00:00:00.000Z", "token_hashes": HASHES, "status": "won",
+         "version": 7, "outcome": '{"result": "won", "score": 3}', "from_game": "src",
+         "finished_at": FINISHED_AT,
+         "seats": '[{"player": "human"}, {"player": "human", "invite_hash": "'
+                  + "11" * 32 + '"}, {"player": "bot", "policy": "best"}]',
+         "chain_key": "k" * 43, "expires_at": T + 60},
+        record("full", ruleset="royal-ace-assin", options={"recycle_reserve": True},
+               seed_known=False, token_hashes={0: "ab" * 32, 1: "cd" * 32}, status="won",
+               version=7, outcome={"result": "won", "score": 3}, from_game="src",
+               finished_at=FINISHED_AT,
+               seats=(Seat(), Seat("human", invite_hash="11" * 32), Seat("bot", "best")),
+               chain_key="k" * 43, expires_at=T + 60),
+    ),
+    # A ranked daily attempt (a solitaire: SQLite wrote its empty seats as "[]").
+    "ranked": (
+        {"ruleset": "royal-assassin", "options": '{"recycle_reserve": false}', "seed": "s",
+         "seed_commitment": "c0ffee", "seed_known": False,
+         "created_at": "2026-11-22T00:00:00.000Z", "token_hashes": '{"0": "' + "ab" * 32 + '"}',
+         "status": "playing", "version": 0,
+         "daily": '{"date": "2026-11-22", "player": "p1", "name": "Anne#1a2b"}',
+         "seats": "[]", "chain_key": "k" * 43},
+        record("ranked", options={"recycle_reserve": False}, seed="s", seed_known=False,
+               daily=DailyAttempt("2026-11-22", "p1", "Anne#1a2b"), chain_key="k" * 43),
+    ),
+    # A game from before shared deals, listings, daily challenges, seats, salts and expiry.
+    "oldest": (
+        {"ruleset": "royal-assassin", "options": "{}", "seed": "royal",
+         "seed_commitment": "c0ffee", "seed_known": True,
+         "created_at": "2026-11-22T00:00:00.000Z", "token_hashes": '{"0": "' + "ab" * 32 + '"}',
+         "status": "playing", "version": 0},
+        record("oldest", options={}),
+    ),
+}  # fmt: skip
+OLDEST_COLUMNS = ("id", "ruleset", "options", "seed", "seed_commitment", "seed_known",
+                  "created_at", "token_hashes", "status", "version", "outcome")  # fmt: skip
+
+
+def _dynamo_item(game_id, fields):
+    """A record item as the DynamoDB adapter wrote it: text S, integers N, seed_known BOOL,
+    None and "[]" seats left out; a finished game also carries its index keys."""
+    item = {"pk": {"S": f"GAME#{game_id}"}, "sk": {"S": "GAME"}}
+    for name, value in fields.items():
+        if isinstance(value, bool):
+            item[name] = {"BOOL": value}
+        elif isinstance(value, int):
+            item[name] = {"N": str(value)}
+        elif value is not None and not (name == "seats" and value == "[]"):
+            item[name] = {"S": value}
+    if "finished_at" in fields:
+        item |= {"fin_all": {"S": "FINISHED"}, "fin_rs": {"S": f"FINISHED#{fields['ruleset']}"},
+                 "fin_sk": {"S": f"{fields['finished_at']}#{game_id}"}}  # fmt: skip
+    return item
+
+
+def _write_by_hand(store, kind, game_id, fields):
+    """Store `fields` as the record of `game_id` without the adapter's help."""
+    if kind == "memory":
+        store._records[game_id] = {**fields, "id": game_id}
+        store._moves[game_id] = []
+    elif kind == "sqlite":
+        import sqlite3
+
+        row = {"id": game_id, **fields}
+        names = ", ".join(row)
+        with sqlite3.connect(store.path) as conn:
+            conn.execute(
+                f"INSERT INTO games ({names}) VALUES ({', '.join('?' * len(row))})",
+                [int(v) if isinstance(v, bool) else v for v in row.values()],
+            )
+    else:
+        store.client.put_item(TableName=store.table, Item=_dynamo_item(game_id, fields))
+
+
+def _read_by_hand(store, kind, game_id):
+    """The record of `game_id` as stored, in the shape `_write_by_hand` takes."""
+    if kind == "memory":
+        return {k: v for k, v in store._records[game_id].items() if k != "id"}
+    if kind == "sqlite":
+        import sqlite3
+
+        with sqlite3.connect(store.path) as conn:
+            cursor = conn.execute("SELECT * FROM games WHERE id = ?", (game_id,))
+            names = [column[0] for column in cursor.description]
+            row = dict(zip(names, cursor.fetchone(), strict=True))
+        return {k: v for k, v in row.items() if k != "id"}
+    return store._get(f"GAME#{game_id}", "GAME")
+
+
+@pytest.mark.parametrize("game_id", LEGACY)
+def test_records_stored_by_earlier_versions_load_and_are_written_alike(store, request, game_id):
+    """A record written by hand as earlier versions wrote it loads as the same GameRecord, and
+    writing that record again stores the same fields (a solitaire's seats: none, not "[]")."""
+    kind = request.node.callspec.params["store"]
+    fields, expected = LEGACY[game_id]
+    _write_by_hand(store, kind, game_id, fields)
+    assert store.load(game_id).record == expected
+    store.create(replace(expected, id="again"))
+    written = _read_by_hand(store, kind, "again")
+    if kind == "dynamodb-local" or kind == "moto":
+        assert written == _dynamo_item("again", fields)
+        return
+    if kind == "sqlite":
+        fields = {n: int(v) if isinstance(v, bool) else v for n, v in fields.items()}
+    kept = {n: v for n, v in written.items() if v is not None}
+    assert kept == {n: v for n, v in fields.items() if v is not None and v != "[]"}
+
+
+def test_the_oldest_sqlite_file_loads_as_it_was(tmp_path):
+    """A file from before the columns the adapter has added since (shared deals, listings,
+    daily challenges, seats, salts, expiry): opened, migrated, and every record loads."""
+    import sqlite3
+
+    from infra.sqlite_store import SqliteStore
+
+    path = str(tmp_path / "oldest.db")
+    fields, expected = LEGACY["oldest"]
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"CREATE TABLE games ({', '.join(OLDEST_COLUMNS)}, PRIMARY KEY (id))")
+        conn.execute(
+            f"INSERT INTO games VALUES ({', '.join('?' * len(OLDEST_COLUMNS))})",
+            ["oldest", *(int(v) if isinstance(v, bool) else v for v in fields.values()), None],
+        )
+    store = SqliteStore(path, game_ttl=86_400)
+    assert store.load("oldest").record == replace(expected, expires_at=T + 86_400)
+    store.append("oldest", 0, event(1), None)
+    assert store.load("oldest").moves == (event(1),)

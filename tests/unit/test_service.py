@@ -36,7 +36,7 @@ def service(store):
 def test_create_keeps_only_the_token_hash_and_hides_a_secret_seed(service, store):
     snap = service.create_game("royal-assassin", {}, None)
     record = store.load(snap.game["id"]).record
-    assert record.token_hashes == {"0": token_digest(snap.token)}
+    assert record.token_hashes == {0: token_digest(snap.token)}
     assert snap.token not in str(record)
     assert "seed" not in snap.game and snap.game["seed_commitment"] == seed_commitment(record.seed)
     assert snap.game["options"]["recycle_reserve"] is False  # every default filled in

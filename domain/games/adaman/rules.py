@@ -15,6 +15,7 @@ from typing import ClassVar, NamedTuple
 
 from domain.deal import shuffled
 from domain.errors import Json
+from domain.games.adaman.contract import CONTRACT
 from domain.games.adaman.decktet import (
     BASIC,
     BY_CODE,
@@ -25,7 +26,7 @@ from domain.games.adaman.decktet import (
 )
 from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionSpec, OptionValue
-from domain.ruleset import Effect, Ruleset
+from domain.ruleset import DealStep, Effect, Ruleset
 
 ROW_SIZE = 5
 PALACE_LIMIT = 6  # a sixth card in the palace ends the game: lost utterly
@@ -211,7 +212,11 @@ def real_cards(row: list[DecktetCard]) -> list[DecktetCard]:
 class Adaman(Ruleset[State, Move]):
     id: ClassVar[str] = "adaman"
     title: ClassVar[str] = "Adaman (Decktet solitaire)"
+    board: ClassVar[str] = "capital"
     move_shapes: ClassVar[tuple[MoveShape, ...]] = MOVE_SHAPES
+    view_schema = CONTRACT.view_schema(MOVE_SHAPES)
+    effect_schemas = CONTRACT.effect_schemas(MOVE_SHAPES)
+    outcome_schema = CONTRACT.outcome_schema()
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "pawns_and_courts",
@@ -242,8 +247,8 @@ class Adaman(Ruleset[State, Move]):
         """The shuffled deck in use (top first)."""
         return shuffled(seed, "deal", deck_for(Options(**self._own(options))))  # type: ignore[arg-type]
 
-    def _deck(self, seed: str, options: dict[str, OptionValue]) -> list[str]:
-        return [c.code for c in self.deal_cards(seed, options)]
+    def _deal_plan(self, options: dict[str, OptionValue]) -> tuple[DealStep, ...]:
+        return (DealStep("deal", tuple(c.code for c in deck_for(Options(**options)))),)  # type: ignore[arg-type]
 
     def _initial(self, seed: str, options: dict[str, OptionValue]) -> State:
         return self.set_up(self.deal_cards(seed, options), Options(**options))  # type: ignore[arg-type]

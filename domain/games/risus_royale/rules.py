@@ -22,6 +22,7 @@ from typing import ClassVar
 
 from domain.deal import DealRandom
 from domain.errors import Json
+from domain.games.risus_royale.contract import CONTRACT
 from domain.games.risus_royale.tables import (
     CLICHE_OF_SUIT,
     CLICHES,
@@ -45,7 +46,7 @@ from domain.games.risus_royale.tables import (
 )
 from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionSpec, OptionValue
-from domain.ruleset import Effect, Ruleset
+from domain.ruleset import DealStep, Effect, Ruleset
 
 TURN_LIMIT = 100
 """Arrivals allowed (ambiguity 35): the 100th is the last."""
@@ -284,22 +285,26 @@ class State:
 class RisusRoyale(Ruleset[State, Move]):
     id: ClassVar[str] = "risus-royale"
     title: ClassVar[str] = "Risus Royale"
+    board: ClassVar[str] = "map"
     option_specs = OPTION_SPECS
     move_shapes = MOVE_SHAPES
-    deal_labels = ("goal", "opponents", "deal", "dice")
+    view_schema = CONTRACT.view_schema(MOVE_SHAPES)
+    effect_schemas = CONTRACT.effect_schemas(MOVE_SHAPES)
+    outcome_schema = CONTRACT.outcome_schema()
 
     # ---- setup ------------------------------------------------------------------------------
 
     def _initial(self, seed: str, options: dict[str, OptionValue]) -> State:
         return State(seed, int(options["points"] or 10), int(options["opponent_bonus"] or 0))
 
-    def _deck(self, seed: str, options: dict[str, OptionValue]) -> list[str]:
-        """The 4 shuffled deuces, the 16 shuffled opponents, the 32 shuffled number cards."""
-        return [
-            *DealRandom(seed, "goal").shuffle(DEUCES),
-            *DealRandom(seed, "opponents").shuffle(OPPONENT_CODES),
-            *DealRandom(seed, "deal").shuffle(NUMBER_CODES),
-        ]
+    def _deal_plan(self, options: dict[str, OptionValue]) -> tuple[DealStep, ...]:
+        """The 4 shuffled deuces, the 16 shuffled opponents, the 32 shuffled number cards
+        (the dice roll from stream `dice` as the game goes, not part of the deal)."""
+        return (
+            DealStep("goal", tuple(DEUCES)),
+            DealStep("opponents", tuple(OPPONENT_CODES)),
+            DealStep("deal", tuple(NUMBER_CODES)),
+        )
 
     def _parse_move(self, move: Json) -> Move:
         kind = move["type"]

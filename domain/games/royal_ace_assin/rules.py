@@ -20,9 +20,10 @@ from typing import ClassVar
 
 from domain.deal import DealRandom
 from domain.errors import Json
+from domain.games.royal_ace_assin.contract import CONTRACT
 from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionValue
-from domain.ruleset import Effect, Ruleset
+from domain.ruleset import DealStep, Effect, Ruleset
 
 SEATS = (0, 1)
 FIGUREHEADS = ("king", "queen", "jack")
@@ -210,18 +211,21 @@ class State:
 class RoyalAceAssin(Ruleset[State, Move]):
     id: ClassVar[str] = "royal-ace-assin"
     title: ClassVar[str] = "Royal Ace-assin"
+    board: ClassVar[str] = "figureheads"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
     move_shapes = MOVE_SHAPES
-    deal_labels = ("tiebreak",)
+    view_schema = CONTRACT.view_schema(MOVE_SHAPES)
+    effect_schemas = CONTRACT.effect_schemas(MOVE_SHAPES)
+    outcome_schema = CONTRACT.outcome_schema()
 
     # ---- setup ------------------------------------------------------------------------------
 
     def _initial(self, seed: str, options: dict[str, OptionValue]) -> State:
         return State(seed)
 
-    def _deck(self, seed: str, options: dict[str, OptionValue]) -> list[str]:
-        return []  # no deal: the players choose every card
+    def _deal_plan(self, options: dict[str, OptionValue]) -> tuple[DealStep, ...]:
+        return ()  # no deal: the players choose every card (stream `tiebreak` breaks ties)
 
     def _parse_move(self, move: Json) -> Move:
         kind = move["type"]

@@ -14,9 +14,10 @@ from typing import Any, ClassVar, NamedTuple, cast
 from domain.cards import JOKERS, STANDARD_DECK, SUIT_NAMES, SUITS, Card
 from domain.deal import shuffled
 from domain.errors import Json
+from domain.games.royal_assassin.contract import CONTRACT
 from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionSpec, OptionValue
-from domain.ruleset import UNHEARD, Effect, Ruleset
+from domain.ruleset import UNHEARD, DealStep, Effect, Ruleset
 
 COLUMNS: tuple[str, ...] = tuple(SUIT_NAMES[s] for s in SUITS)  # clubs diamonds hearts spades
 COLUMN_INDEX = {name: i for i, name in enumerate(COLUMNS)}
@@ -253,7 +254,11 @@ def _column_scan(state: State, c: int) -> Scan:
 class RoyalAssassin(Ruleset[State, Move]):
     id: ClassVar[str] = "royal-assassin"
     title: ClassVar[str] = "Royal Assassin (solitaire)"
+    board: ClassVar[str] = "tableau"
     move_shapes: ClassVar[tuple[MoveShape, ...]] = MOVE_SHAPES
+    view_schema = CONTRACT.view_schema(MOVE_SHAPES)
+    effect_schemas = CONTRACT.effect_schemas(MOVE_SHAPES)
+    outcome_schema = CONTRACT.outcome_schema()
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec(
             "jokers_in_deck",
@@ -315,8 +320,9 @@ class RoyalAssassin(Ruleset[State, Move]):
             cards += JOKERS
         return shuffled(seed, "deal", cards)
 
-    def _deck(self, seed: str, options: dict[str, OptionValue]) -> list[str]:
-        return [c.code for c in self._deck_cards(seed, options)]
+    def _deal_plan(self, options: dict[str, OptionValue]) -> tuple[DealStep, ...]:
+        cards = (*STANDARD_DECK, *JOKERS) if options["jokers_in_deck"] else STANDARD_DECK
+        return (DealStep("deal", tuple(c.code for c in cards)),)
 
     def _initial(self, seed: str, options: dict[str, OptionValue]) -> State:
         return self.set_up(self._deck_cards(seed, options), Options(**options))  # type: ignore[arg-type]

@@ -18,9 +18,10 @@ from typing import ClassVar
 from domain.cards import STANDARD_DECK
 from domain.deal import DealRandom
 from domain.errors import Json
+from domain.games.royal_assassin_duel.contract import CONTRACT
 from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionSpec, OptionValue
-from domain.ruleset import Effect, Ruleset
+from domain.ruleset import DealStep, Effect, Ruleset
 
 SEATS = (0, 1)
 COLUMNS = ("clubs", "diamonds", "hearts", "spades")
@@ -211,10 +212,13 @@ class State:
 class RoyalAssassinDuel(Ruleset[State, Move]):
     id: ClassVar[str] = "royal-assassin-duel"
     title: ClassVar[str] = "Royal Assassin Duel"
+    board: ClassVar[str] = "facing-tableaux"
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
     move_shapes = MOVE_SHAPES
-    deal_labels = ("deal", "reshuffle-k")
+    view_schema = CONTRACT.view_schema(MOVE_SHAPES)
+    effect_schemas = CONTRACT.effect_schemas(MOVE_SHAPES)
+    outcome_schema = CONTRACT.outcome_schema()
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("decks", "integer", 2,
                    "1 or 2 full decks; with 2, every card code carries its deck digit (KH1).",
@@ -228,13 +232,13 @@ class RoyalAssassinDuel(Ruleset[State, Move]):
 
     # ---- setup ------------------------------------------------------------------------------
 
-    def _deck(self, seed: str, options: dict[str, OptionValue]) -> list[str]:
-        return DealRandom(seed, "deal").shuffle(all_codes(int(options["decks"] or 2)))
+    def _deal_plan(self, options: dict[str, OptionValue]) -> tuple[DealStep, ...]:
+        return (DealStep("deal", all_codes(int(options["decks"] or 2))),)
 
     def _initial(self, seed: str, options: dict[str, OptionValue]) -> State:
         state = State(seed, int(options["decks"] or 2), bool(options["jokers"]),
                       int(options["max_reshuffles"] or 0))  # fmt: skip
-        state.stock = self._deck(seed, options)[::-1]
+        state.stock = self.deck(seed, options)[::-1]
         for seat in SEATS:
             self._set_up(state, seat)
         if not self._wiped(state, []):

@@ -1,5 +1,6 @@
-// One board per ruleset, each drawing exactly the view it is given (the seat's or the
-// spectator's): nothing is inferred, nothing hidden is asked for. Keys a board does not lay
+// One board per layout (the `board` a ruleset declares in GET /v1/rulesets), each drawing
+// exactly the view it is given (the seat's or the spectator's): nothing is inferred, nothing
+// hidden is asked for. No game is named here: a new game picks a layout, or `generic`. Keys a board does not lay
 // out itself are still shown, by the generic renderer at the end, so no part of a view is lost.
 
 import { backElement, cardElement, cardRow, DECKTET_SUITS, isCard, SUITS } from "./cards.js";
@@ -55,7 +56,7 @@ function column(name, cards, pretender) {
       `${suit[0]} ${name}`), stack, info);
 }
 
-function royalAssassin(view) {
+function tableau(view) {
   const columns = Object.entries(view.columns || {});
   return [
     h("div", { class: "row" },
@@ -71,7 +72,7 @@ function royalAssassin(view) {
   ];
 }
 
-function duelSide(player, index, view, seat) {
+function facingSide(player, index, view, seat) {
   const title = seat === index ? `Seat ${index + 1} (you)` : `Seat ${index + 1}`;
   return zone(title,
     h("div", { class: "row" },
@@ -82,7 +83,7 @@ function duelSide(player, index, view, seat) {
     h("div", { class: "columns" }, Object.entries(player.columns).map(([name, cards]) => column(name, cards))));
 }
 
-function duel(view) {
+function facingTableaux(view) {
   const seat = typeof view.seat === "number" ? view.seat : null;
   const order = seat === null ? [0, 1] : [1 - seat, seat];
   return [
@@ -92,14 +93,14 @@ function duel(view) {
       stat("stock", view.stock_count), stat("discard", view.discard_count),
       stat("reshuffles", view.reshuffles)),
     view.reaction ? zone("Reaction", generic(view.reaction)) : null,
-    order.map((i) => duelSide(view.players[i], i, view, seat)),
+    order.map((i) => facingSide(view.players[i], i, view, seat)),
     view.hand ? zone("Your hand", cardRow(view.hand, "your hand")) : null,
     others(view, ["seat", "round", "phase", "to_move", "turn", "reaction", "hand", "hand_counts",
       "players", "stock_count", "discard_count", "reshuffles"]),
   ];
 }
 
-function adaman(view) {
+function capital(view) {
   return [
     h("div", { class: "row" },
       stat("stock", view.stock_count), stat("personalities left", view.personalities_left),
@@ -117,7 +118,7 @@ function adaman(view) {
   ];
 }
 
-function aceSide(side, index, seat) {
+function figureheadSide(side, index, seat) {
   const title = seat === index ? `Seat ${index + 1} (you)` : `Seat ${index + 1}`;
   const heads = side.figureheads
     ? h("div", { class: "columns" }, Object.entries(side.figureheads).map(([name, f]) =>
@@ -138,20 +139,20 @@ function aceSide(side, index, seat) {
     side.hand ? h("div", {}, h("h4", {}, "Hand"), cardRow(side.hand, `seat ${index + 1} hand`)) : null);
 }
 
-function aceAssin(view) {
+function figureheads(view) {
   const seat = typeof view.seat === "number" ? view.seat : null;
   const order = seat === null ? [0, 1] : [1 - seat, seat];
   return [
     h("div", { class: "row" }, stat("phase", view.phase),
       stat("turn", view.turn ?? "—"),
       stat("sealed", (view.submitted || []).map((s, i) => `seat ${i + 1} ${s ? "✓" : "…"}`).join(", "))),
-    order.map((i) => aceSide(view.sides[i], i, seat)),
+    order.map((i) => figureheadSide(view.sides[i], i, seat)),
     view.sealed ? zone("Your sealed move", generic(view.sealed)) : null,
     others(view, ["phase", "turn", "seat", "to_move", "submitted", "sealed", "sides"]),
   ];
 }
 
-function risusPile(pile, r, c, position) {
+function mapPile(pile, r, c, position) {
   const here = position && position[0] === r && position[1] === c;
   const classes = ["pile", pile.cleared ? "cleared" : "", pile.cut_off ? "cut-off" : "", here ? "here" : ""];
   const cards = ["guard", "opponent", "treasure"].filter((k) => pile[k])
@@ -164,7 +165,7 @@ function risusPile(pile, r, c, position) {
     here ? h("span", { class: "marker" }, "◆ you") : null);
 }
 
-function risus(view) {
+function dungeonMap(view) {
   const character = view.character;
   return [
     zone(`Goal ${view.goal.number}`, h("p", {}, view.goal.text), cardRow(view.goal.deuces, "goal cards")),
@@ -176,7 +177,7 @@ function risus(view) {
       h("tbody", {}, Object.entries(character.cliches).map(([name, dice]) =>
         h("tr", {}, h("td", {}, name), h("td", {}, dice), h("td", {}, character.wounds[name])))))) : null,
     zone("The map", h("div", { class: "map" },
-      view.map.flatMap((row, r) => row.map((pile, c) => risusPile(pile, r, c, view.position))))),
+      view.map.flatMap((row, r) => row.map((pile, c) => mapPile(pile, r, c, view.position))))),
     view.battle ? zone("Battle", generic(view.battle)) : null,
     view.last_roll ? zone("Last roll", h("p", { class: "dice" }, words(view.last_roll))) : null,
     zone("Treasures", cardRow(view.treasures || [], "treasures")),
@@ -188,15 +189,16 @@ function risus(view) {
 }
 
 const BOARDS = {
-  "royal-assassin": royalAssassin,
-  "royal-assassin-duel": duel,
-  adaman,
-  "royal-ace-assin": aceAssin,
-  "risus-royale": risus,
+  tableau,
+  "facing-tableaux": facingTableaux,
+  capital,
+  figureheads,
+  map: dungeonMap,
+  generic: (view) => [others(view, [])],
 };
 
-/** The board for a ruleset's view; an unknown ruleset still shows its whole view. */
-export function renderBoard(ruleset, view) {
-  const board = BOARDS[ruleset] || ((v) => [others(v, [])]);
-  return h("div", { class: `board board-${ruleset}` }, board(view));
+/** The board of a layout for a view; an unknown layout still shows the whole view. */
+export function renderBoard(layout, view) {
+  const known = Object.hasOwn(BOARDS, layout) ? layout : "generic";
+  return h("div", { class: `board board-${known}` }, BOARDS[known](view));
 }

@@ -1,5 +1,5 @@
 // Cards drawn by the client as styled HTML: rank, suit symbol, colour. No card art.
-// The Decktet table is data (docs/rules/adaman.md, ../shared/reference/decktet.md): canonical
+// The Decktet table is data (../shared/reference/decktet.md): canonical
 // order, rank, suits and which deck each card belongs to. deal.js shuffles this same order.
 
 export const SUITS = { C: ["♣", "Clubs"], D: ["♦", "Diamonds"], H: ["♥", "Hearts"], S: ["♠", "Spades"] };

@@ -2,7 +2,7 @@
 // text alone: SHA-256 from Web Crypto, 64-bit draws as BigInt, rejection sampling, Fisher-Yates.
 // It is a second, independent implementation: the verify panel trusts it, not the server.
 
-import { DECKTET, DECKTET_BY_CODE, RANKS, STANDARD } from "./cards.js";
+import { DECKTET_BY_CODE, RANKS, STANDARD } from "./cards.js";
 
 const encoder = new TextEncoder();
 const TWO_64 = 1n << 64n;
@@ -66,46 +66,50 @@ export function shuffled(seed, label, items) {
 }
 
 const SUIT_ORDER = ["C", "D", "H", "S"];
-/** The 52 standard codes in canonical order: Clubs Ace to King, then Diamonds, Hearts, Spades. */
-export const STANDARD_DECK = SUIT_ORDER.flatMap((s) => RANKS.map((r) => r + s));
+const JOKER = /^X([12])$/;
 
-/** What each game shuffles, per docs/deal-algorithm.md: [{label, cards}] in deal order. */
-export function dealPlan(ruleset, options) {
-  switch (ruleset) {
-    case "royal-assassin":
-      return [{ label: "deal",
-                cards: options.jokers_in_deck ? [...STANDARD_DECK, "X1", "X2"] : STANDARD_DECK }];
-    case "royal-assassin-duel": {
-      const decks = Number(options.decks ?? 2);
-      const cards = decks === 1 ? STANDARD_DECK
-        : [1, 2].flatMap((d) => STANDARD_DECK.map((c) => c + d));
-      return [{ label: "deal", cards }];
-    }
-    case "risus-royale":
-      return [
-        { label: "goal", cards: SUIT_ORDER.map((s) => `2${s}`) },
-        { label: "opponents", cards: SUIT_ORDER.flatMap((s) => ["A", "J", "Q", "K"].map((r) => r + s)) },
-        { label: "deal", cards: SUIT_ORDER.flatMap((s) => "3456789T".split("").map((r) => r + s)) },
-      ];
-    case "adaman": {
-      const extra = ["watchman", "light-keeper", "consul"].slice(0, Number(options.extra_personalities ?? 0));
-      const inUse = (card) => card.deck === "basic"
-        || (options.pawns_and_courts ? card.deck === "pawn" || card.deck === "court"
-          : extra.includes(card.code))
-        || (card.deck === "excuse" && Boolean(options.excuse));
-      return [{ label: "deal", cards: DECKTET.filter(inUse).map((c) => c.code) }];
-    }
-    case "royal-ace-assin":
-      return []; // nothing is dealt: the players choose every card
-    default:
-      return null;
+/**
+ * A card's place in the canonical order (docs/deal-algorithm.md), or null for a code this page
+ * does not know: standard cards deck by deck (no digit is deck 1), Clubs Ace to King, then
+ * Diamonds, Hearts, Spades; the Jokers after them; the Decktet in its own table's order.
+ */
+function canonicalIndex(code) {
+  const standard = STANDARD.exec(code);
+  if (standard) {
+    const [, rank, suit, deck] = standard;
+    return (Number(deck || 1) - 1) * 52 + SUIT_ORDER.indexOf(suit) * 13 + RANKS.indexOf(rank);
   }
+  const joker = JOKER.exec(code);
+  if (joker) return 104 + Number(joker[1]);
+  const decktet = DECKTET_BY_CODE.get(code);
+  return decktet ? 1000 + decktet.index : null;
+}
+
+/**
+ * Why a published deal plan ([{label, cards}], from the finished game's replay) cannot be
+ * trusted, or null. The plan comes from the server, so this page holds it to what the public
+ * algorithm says a plan is: every card known, each step's cards in canonical order (a server
+ * free to order them could make any seed deal any deck), no card twice.
+ */
+export function planProblem(plan) {
+  if (!Array.isArray(plan)) return "the server sent no deal plan";
+  const seen = new Set();
+  for (const { label, cards } of plan) {
+    let previous = -1;
+    for (const code of cards) {
+      const index = canonicalIndex(code);
+      if (index === null) return `step ${label}: ${code} is not a card this page knows`;
+      if (index <= previous) return `step ${label}: ${code} is out of canonical order`;
+      if (seen.has(code)) return `${code} is dealt twice`;
+      seen.add(code);
+      previous = index;
+    }
+  }
+  return null;
 }
 
 /** The whole deal, top first, as `court deal` prints it (the plan's shuffles, in order). */
-export async function deriveDeck(ruleset, options, seed) {
-  const plan = dealPlan(ruleset, options);
-  if (plan === null) return null;
+export async function deriveDeck(plan, seed) {
   const deck = [];
   for (const { label, cards } of plan) deck.push(...(await shuffled(seed, label, cards)));
   return deck;
@@ -120,10 +124,11 @@ function cardsIn(value, found = new Set()) {
 
 /**
  * Checks a finished game's deal: the seed against the commitment published at the start, the
- * deck this page derives against the deck the server played, and every card shown face up at
- * the deal against that deck. Returns {ok, checks: [{name, ok, detail}], deck}.
+ * published plan against the public algorithm, the deck this page derives against the deck the
+ * server played, and every card shown face up at the deal against that deck.
+ * Returns {ok, checks: [{name, ok, detail}], deck}.
  */
-export async function verifyDeal(game, played, firstView) {
+export async function verifyDeal(game, plan, played, firstView) {
   const checks = [];
   const commitment = await sha256Hex(game.seed);
   checks.push({
@@ -131,9 +136,10 @@ export async function verifyDeal(game, played, firstView) {
     ok: commitment === game.seed_commitment,
     detail: `SHA-256("${game.seed}") = ${commitment}`,
   });
-  const deck = await deriveDeck(game.ruleset, game.options, game.seed);
+  const problem = planProblem(plan);
+  const deck = problem === null ? await deriveDeck(plan, game.seed) : null;
   if (deck === null) {
-    checks.push({ name: "This page knows the game's deal", ok: false, detail: game.ruleset });
+    checks.push({ name: "The deal plan follows the public algorithm", ok: false, detail: problem });
   } else if (deck.length === 0) {
     checks.push({ name: "Nothing is dealt in this game", ok: played.length === 0,
                   detail: "the players choose every card" });
@@ -146,9 +152,10 @@ export async function verifyDeal(game, played, firstView) {
         : `derived ${deck.slice(0, 8).join(" ")} … played ${played.slice(0, 8).join(" ")} …`,
     });
     const inDeck = new Set(deck);
-    // Jokers are never shuffled in the games that keep them in hand; everything else shown is.
-    const dealtCard = game.ruleset === "adaman" ? (c) => DECKTET_BY_CODE.has(c)
-      : (c) => STANDARD.test(c);
+    // A deal of Decktet cards shows Decktet cards; a standard deal, standard cards (Jokers
+    // are never shuffled in the games that keep them in hand; everything else shown is).
+    const decktet = deck.some((c) => DECKTET_BY_CODE.has(c));
+    const dealtCard = decktet ? (c) => DECKTET_BY_CODE.has(c) : (c) => STANDARD.test(c);
     const shown = [...cardsIn(firstView)].filter(dealtCard);
     const strays = shown.filter((c) => !inDeck.has(c));
     checks.push({
