@@ -6,18 +6,23 @@ This module is never imported on the request path: the server serves the committ
 
 from __future__ import annotations
 
+import copy
+import re
 import sys
 from dataclasses import dataclass
 from typing import Any
 
+import yaml
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
 from domain.capabilities import GameEntry
 from domain.deal import seed_commitment
+from domain.moves import MoveShape
 from domain.playthrough import Playthrough
 from domain.record import RECORD_FORMAT, move_hash
 from domain.registry import GAMES
+from domain.service import GAME_ID as GAME_ID_PATTERN
 from domain.verify import verify
 from handlers import schemas
 from handlers.app import MAX_BODY_BYTES, WAIT_POLL_SECONDS
@@ -72,12 +77,16 @@ NOT_FOUND = _problem("game-not-found")
 MALFORMED = _problem("malformed-json")
 TOO_LARGE = _problem("body-too-large", description=f"The body is over {MAX_BODY_BYTES} bytes.")
 FORBIDDEN = _problem("wrong-token")
+HTTP_METHODS = frozenset({"get", "put", "post", "delete", "options", "head", "patch", "trace"})
+PLAY_CONFLICTS = _problem(
+    "stale-version", "game-finished", "not-your-turn", "daily-closed", "game-too-long"
+)
 
 GAME_ID = {
     "name": "game_id",
     "in": "path",
     "required": True,
-    "schema": {"type": "string"},
+    "schema": {"type": "string", "pattern": f"^{GAME_ID_PATTERN.pattern}$"},
     "description": "The id returned when the game was created.",
 }
 ETAG_HEADER = {"ETag": {"schema": {"type": "string"}, "description": 'The version, e.g. "3".'}}
@@ -116,10 +125,48 @@ def _after_first_move(entry: GameEntry, move: dict[str, Any]) -> _Played:
     return _Played(ruleset.view(transition.state, 0), transition.effects)
 
 
-def _move_request(move_variants: list[dict[str, str]]) -> dict[str, Any]:
+def _specific_first(entries: list[GameEntry]) -> list[GameEntry]:
+    """The rulesets ordered so that, for every kind of move two of them share, the one whose
+    move has more fields comes first (Royal Assassin Duel's `attack` {card, column} before
+    Royal Assassin's {column}). Generated clients try an `anyOf` in order and take the first
+    branch whose required fields are there: in this order none drops a field of a move."""
+
+    def fields_of(entry: GameEntry) -> dict[str, set[str]]:
+        return {shape.type: set(shape.fields) for shape in entry.ruleset.moves_offered}
+
+    ordered: list[GameEntry] = []
+    left = list(entries)
+    while left:
+        # The first ruleset left that no other left ruleset must precede.
+        entry = next(
+            e for e in left
+            if not any(fields_of(o).get(kind, set()) > wanted
+                       for o in left for kind, wanted in fields_of(e).items())
+        )  # fmt: skip
+        ordered.append(entry)
+        left.remove(entry)
+    return ordered
+
+
+def _any_move(unions: list[str]) -> dict[str, Any]:
+    """`Move`: a move of any ruleset. `anyOf`, not `oneOf`: the rulesets share moves
+    (`resign`, `undo`, and look-alikes such as a `joker` on a column), and which ruleset a
+    move belongs to is the game's, not the move's; within its ruleset a move matches exactly
+    one branch (each union is a `oneOf` discriminated by `type`). `unions` come in
+    `_specific_first` order."""
+    return {
+        "title": "Move",
+        "description": "A move of one of the rulesets (the game's own): see each ruleset's "
+        "union for the kinds of move and their fields.",
+        "anyOf": [_ref(name) for name in unions],
+    }
+
+
+def _move_request() -> dict[str, Any]:
     """The move body: `version`, and a move of one of the rulesets (each declared by its
     game), so that any client can build and check its moves from this document alone."""
     return {
+        "title": "MoveRequest",
         "type": "object",
         "properties": {
             "version": {
@@ -130,7 +177,7 @@ def _move_request(move_variants: list[dict[str, str]]) -> dict[str, Any]:
             "move": {
                 "description": "A move of the game's ruleset, as listed in the view's "
                 "legal_moves; anything else is refused with 422 and the legal moves.",
-                "oneOf": move_variants,
+                **_ref("Move"),
             },
         },
         "required": ["version", "move"],
@@ -271,7 +318,12 @@ def _record_paths(spec: APISpec, game_example: dict[str, Any], move: dict[str, A
                         "required": True,
                         "schema": {"type": "string", "enum": ["finished"]},
                     },
-                    {"name": "ruleset", "in": "query", "schema": {"type": "string"}},
+                    {
+                        "name": "ruleset",
+                        "in": "query",
+                        "schema": {"type": "string", "enum": list(GAMES)},
+                        "description": "Only this ruleset's games.",
+                    },
                     {
                         "name": "limit",
                         "in": "query",
@@ -296,9 +348,13 @@ def _record_paths(spec: APISpec, game_example: dict[str, Any], move: dict[str, A
 
 def _daily_paths(spec: APISpec) -> None:
     """Daily challenges: the day's deals, players, ranked attempts and leaderboards."""
-    date = {"name": "date", "in": "path", "required": True, "schema": {"type": "string"},
+    date = {"name": "date", "in": "path", "required": True,
+            "schema": {"type": "string", "pattern": "^(today|[0-9]{4}-[0-9]{2}-[0-9]{2})$"},
             "description": "YYYY-MM-DD (UTC), or `today`."}  # fmt: skip
-    ruleset = {"name": "ruleset", "in": "path", "required": True, "schema": {"type": "string"}}
+    solitaires = [entry.id for entry in GAMES.values() if entry.ruleset.max_seats == 1]
+    ruleset = {"name": "ruleset", "in": "path", "required": True,
+               "schema": {"type": "string", "enum": solitaires},
+               "description": "A solitaire: only solitaires have daily challenges."}  # fmt: skip
     player: dict[str, list[str]] = {"playerToken": []}
     spec.path(
         path="/v1/daily/{date}",
@@ -329,8 +385,11 @@ def _daily_paths(spec: APISpec) -> None:
                     },
                 },
                 "responses": {
-                    "201": _json("CreatedPlayer", "The player and its token, once."),
+                    "201": _json(
+                        "CreatedPlayer", "The player and its token, once.", links=PLAYER_LINKS
+                    ),
                     "400": MALFORMED,
+                    "413": TOO_LARGE,
                     "422": _problem("invalid-request", "invalid-body"),
                     "429": RATE_LIMITED,
                     "503": UNAVAILABLE,
@@ -347,9 +406,11 @@ def _daily_paths(spec: APISpec) -> None:
                 "description": "Options are fixed by the server (no undo). A ranked game and "
                 "its seed stay private to its player until the day is over (UTC).",
                 "parameters": [date, ruleset],
-                "security": [player, {}],
+                "security": [{}, player],
                 "responses": {
-                    "201": _json("CreatedGame", "The game, its seat token and view."),
+                    "201": _json(
+                        "CreatedGame", "The game, its seat token and view.", links=CREATED_LINKS
+                    ),
                     "401": _problem("token-required"),
                     "403": _problem("wrong-token"),
                     "404": _problem("daily-not-found"),
@@ -380,6 +441,7 @@ def _daily_paths(spec: APISpec) -> None:
                 "security": [{}, player],
                 "responses": {
                     "200": _json("Leaderboard", "A page of the board (and yours, with a token)."),
+                    "401": _problem("token-required"),
                     "403": _problem("wrong-token"),
                     "404": _problem("daily-not-found"),
                     "422": _problem("invalid-request", "invalid-body", "unknown-ruleset"),
@@ -390,8 +452,270 @@ def _daily_paths(spec: APISpec) -> None:
     )
 
 
-def _move_variant_name(entry: GameEntry) -> str:
-    return "".join(part.title() for part in entry.id.split("-")) + "Move"
+def _seat_links(game_id: str, authorization: str) -> dict[str, Any]:
+    """OpenAPI links from a response that gives a seat (its game id and token, as runtime
+    expressions) to what the seat can do next: read the game, play the first legal move at
+    the version it has seen, read the log and the record. They let a stateful tester (and a
+    reader) go from dealing a game to playing it without knowing this API beforehand."""
+    seat = {"path.game_id": game_id, "header.Authorization": authorization}
+    return {
+        "ReadGame": {"operationId": "readGame", "parameters": seat,
+                     "description": "The game as this seat sees it."},
+        "PlayFirstLegalMove": {
+            "operationId": "playMove",
+            "parameters": seat,
+            "requestBody": {"version": "$response.body#/game/version",
+                            "move": "$response.body#/view/legal_moves/0"},
+            "description": "Play the first of the view's legal moves at the version seen.",
+        },
+        "ListMoves": {"operationId": "listMoves", "parameters": seat,
+                      "description": "The log, as this seat may see it."},
+        "GetRecord": {"operationId": "getRecord", "parameters": seat,
+                      "description": "The record, as this seat may see it."},
+    }  # fmt: skip
+
+
+CREATED_LINKS = _seat_links("$response.body#/game/id", "Bearer {$response.body#/token}")
+"""From a response that hands out a seat's token (create, join, a daily attempt)."""
+MOVED_LINKS = _seat_links("$request.path.game_id", "$request.header.Authorization")
+"""From a played move: the same seat goes on, its Authorization header carried over."""
+PLAYER_LINKS = {
+    "StartTodaysAttempt": {
+        "operationId": "startDailyGame",
+        "parameters": {"path.date": "today", "path.ruleset": EXAMPLE_GAME.id,
+                       "header.Authorization": "Bearer {$response.body#/token}"},
+        "description": "The player's ranked attempt at today's deal of the example ruleset.",
+    },
+    "TodaysLeaderboard": {
+        "operationId": "dailyLeaderboard",
+        "parameters": {"path.date": "today", "path.ruleset": EXAMPLE_GAME.id,
+                       "header.Authorization": "Bearer {$response.body#/token}"},
+        "description": "Today's board, with the player's own entry.",
+    },
+}  # fmt: skip
+"""From a new player: its daily attempt and its place on the board."""
+
+
+def _view_schema() -> dict[str, Any]:
+    """The one place the views are declared: each ruleset's own view schema (its
+    `view_schema`, declared beside its rules), one named component per ruleset, with
+    `legal_moves` typed as that ruleset's move union, and `View` any of them."""
+    return {
+        "title": "View",
+        "description": "Everything the seat may see: the view of the game's ruleset "
+        "(`<Ruleset>View`).",
+        "anyOf": [_ref(_pascal(entry.id) + "View") for entry in GAMES.values()],
+    }
+
+
+def _ruleset_views() -> dict[str, dict[str, Any]]:
+    """Each ruleset's view as components: the declaration's `$defs` become components named
+    after the view (`RoyalAssassinDuelViewPlayer`), its `Move` the ruleset's move union."""
+    components: dict[str, dict[str, Any]] = {}
+    for entry in GAMES.values():
+        ruleset = entry.ruleset
+        name = _pascal(entry.id) + "View"
+        document = copy.deepcopy(ruleset.view_schema)
+        document.pop("$schema", None)
+        defs = document.pop("$defs", {})
+        targets = {f"#/$defs/{d}": f"#/components/schemas/{name}{d}" for d in defs}
+        targets["#/$defs/Move"] = f"#/components/schemas/{_move_union_name(entry)}"
+        sealed = _sealable_cards(ruleset) if ruleset.max_seats == 1 else frozenset()
+        for key, schema in [(name, document), *((name + d, defs[d]) for d in defs if d != "Move")]:
+            schema = _retargeted(schema, targets)
+            components[key] = _sealable(schema, sealed) if sealed else schema
+        components[name]["title"] = name
+    return components
+
+
+def _retargeted(node: Any, targets: dict[str, str]) -> Any:
+    if isinstance(node, dict):
+        return {k: targets.get(v, v) if k == "$ref" else _retargeted(v, targets)
+                for k, v in node.items()}  # fmt: skip
+    if isinstance(node, list):
+        return [_retargeted(v, targets) for v in node]
+    return node
+
+
+def _sealable_cards(ruleset: Any) -> frozenset[str]:
+    """Every card a solitaire may deal, under any options: the strings a finished ranked
+    game's view may show as null until its day is over (docs/daily.md)."""
+    flipped = {s.name: True for s in ruleset.option_specs if s.kind == "boolean"}
+    return frozenset(
+        card
+        for options in ({}, flipped)
+        for step in ruleset.deal_plan(options)
+        for card in step.cards
+    )
+
+
+SEALED_CARD = (
+    "Null in a finished ranked game's view until its day is over (UTC): a card its player had "
+    "not seen before the last move, kept face down so that the day's deal is not passed on."
+)
+
+
+def _sealable(node: Any, cards: frozenset[str]) -> Any:
+    """A solitaire's view schema with every card position also allowing null, as a finished
+    ranked game shows it within its day (`Court.sealed_cards`)."""
+    if isinstance(node, list):
+        return [_sealable(v, cards) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out = {k: _sealable(v, cards) for k, v in node.items()}
+    if any(branch.get("type") == "null" for branch in node.get("oneOf", ())):
+        # A nullable card: its card branch now takes null too, so "exactly one" would fail.
+        out["anyOf"] = out.pop("oneOf")
+    is_card = "pattern" in node or bool(cards & set(node.get("enum") or ()))
+    return {"anyOf": [out, {"type": "null", "description": SEALED_CARD}]} if is_card else out
+
+
+def _hidden_move() -> dict[str, Any]:
+    """A move another seat may not see yet, as the log shows it: its `type` alone (a ruleset
+    whose moves hide cards says which in its `public_log`; any kind of move with fields may)."""
+    hides = sorted(
+        {shape.type for entry in GAMES.values() for shape in entry.ruleset.moves_offered
+         if shape.fields}
+    )  # fmt: skip
+    return {
+        "title": "HiddenMove",
+        "description": "Another seat's move, while the game is played, without what it hides "
+        "(a face-down placement's cards, a sealed flip's targets).",
+        "type": "object",
+        "properties": {"type": {"type": "string", "enum": hides}},
+        "required": ["type"],
+        "additionalProperties": False,
+    }
+
+
+def _raw_components(spec: APISpec) -> None:
+    """Components written as JSON Schema rather than marshmallow: the view, effects, outcome,
+    options and logged moves, which the response schemas (handlers/schemas.py) reference."""
+    score = {
+        "title": "Score",
+        "description": "A solitaire's score, or each seat's (a duel).",
+        "oneOf": [{"type": "integer"}, {"type": "array", "items": {"type": "integer"}}],
+    }
+    nullable_int = {"type": ["integer", "null"]}
+    outcome = {
+        "title": "Outcome",
+        "type": "object",
+        "description": "How the game ended: `result` and `score` always (null in a game of "
+        "several seats seen by no seat), and what the ruleset adds (its `reason`, `winner`, "
+        "ruler, totals...).",
+        "properties": {
+            "result": {"type": ["string", "null"], "x-enum": "results"},
+            "score": {"anyOf": [_ref("Score"), {"type": "null"}]},
+            "reason": {"type": "string", "x-enum": "reasons"},
+            "winner": {**nullable_int, "description": "The winning seat (null: a draw)."},
+        },
+        "required": ["result", "score"],
+        # The fields each ruleset adds (a ruler, totals, treasures...) are its own: a free
+        # object until the games' outcome declarations are wired in here, as the views are.
+        "additionalProperties": True,
+    }
+    options = {
+        "title": "Options",
+        "type": "object",
+        "description": "Option name -> value (see the ruleset's `options` in /v1/rulesets).",
+        "additionalProperties": {"type": ["boolean", "integer", "string", "null"]},
+    }
+    effect = {
+        "title": "Effect",
+        "type": "object",
+        "description": "One thing a move set off, named by `type` (its other fields are the "
+        "ruleset's).",
+        "properties": {"type": {"type": "string"}},
+        "required": ["type"],
+        "additionalProperties": True,
+    }
+    logged = {
+        "title": "LoggedMoveBody",
+        "description": "A logged move: a move of the ruleset, or another seat's move shown "
+        "without what it hides.",
+        "anyOf": [_ref("Move"), _ref("HiddenMove")],
+    }
+    components: dict[str, dict[str, Any]] = {
+        "Score": score,
+        "Outcome": outcome,
+        "Options": options,
+        "View": _view_schema(),
+        **_ruleset_views(),
+        "Effect": effect,
+        "HiddenMove": _hidden_move(),
+        "LoggedMoveBody": logged,
+    }
+    for name, component in components.items():
+        spec.components.schema(name, component=component)
+
+
+SHARED_MOVES = {
+    "resign": "Give up (any ruleset): the game ends as its rules say a resignation ends it.",
+    "undo": "Casual solitaires (option undo): take back your last move still in force.",
+}
+"""Moves every ruleset that offers them means alike: one component each (`Resign`, `Undo`),
+shared by every ruleset's union, so that a resignation is one schema, not five that match."""
+
+
+def _pascal(text: str) -> str:
+    """`royal-ace-assin` -> `RoyalAceAssin`, `choose_suit` -> `ChooseSuit`: component names."""
+    return "".join(part[:1].upper() + part[1:] for part in re.split(r"[-_\s]+", text) if part)
+
+
+def _ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _move_union_name(entry: GameEntry) -> str:
+    return _pascal(entry.id) + "Move"
+
+
+def _move_branch(prefix: str, shape: MoveShape) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """One kind of move as a named component, and the nested objects it names (a Royal
+    Ace-assin `place`'s `cards`, a Risus Royale `create`'s `cliches`): every object gets a
+    name and a title, so that no generator has to invent one (or drops it as a duplicate)."""
+    shared = shape.type in SHARED_MOVES
+    name = _pascal(shape.type) if shared else prefix + _pascal(shape.type)
+    if name == prefix + "Move":  # Risus Royale's `move` would take its union's name
+        name += "Move"
+    schema = shape.json_schema()
+    schema["properties"]["type"] = {"type": "string", "const": shape.type}
+    nested: dict[str, Any] = {}
+    for field_name, spec in shape.fields.items():
+        if spec.kind == "object":
+            nested_name = name + _pascal(field_name)
+            nested[nested_name] = {"title": nested_name, **schema["properties"][field_name]}
+            schema["properties"][field_name] = _ref(nested_name)
+    if shared:
+        schema["description"] = SHARED_MOVES[shape.type]
+    return name, {"title": name, **schema}, nested
+
+
+def _move_components(spec: APISpec, entry: GameEntry) -> None:
+    """Registers a ruleset's moves: a branch per kind, and their union (`_move_union_name`),
+    discriminated by `type`. Shared moves are registered once, by the first ruleset that has
+    them."""
+    prefix = _pascal(entry.id)
+    union = _move_union_name(entry)
+    mapping: dict[str, str] = {}
+    for shape in entry.ruleset.moves_offered:
+        name, branch, nested = _move_branch(prefix, shape)
+        for component_name, component in [*nested.items(), (name, branch)]:
+            if component_name not in spec.components.schemas:
+                spec.components.schema(component_name, component=component)
+        mapping[shape.type] = _ref(name)["$ref"]
+    legal = entry.view_example()["legal_moves"]
+    spec.components.schema(
+        union,
+        component={
+            "title": union,
+            "description": f"A move of `{entry.id}`, as its views list them in legal_moves: "
+            "exactly one branch per kind of move, chosen by `type`.",
+            "oneOf": [{"$ref": ref} for ref in mapping.values()],
+            "discriminator": {"propertyName": "type", "mapping": mapping},
+            "examples": legal[:3],
+        },
+    )
 
 
 def build_spec() -> APISpec:
@@ -400,7 +724,11 @@ def build_spec() -> APISpec:
         version="1.0.0",
         openapi_version="3.1.0",
         plugins=[MarshmallowPlugin()],
-        info={"description": DESCRIPTION, "license": {"name": "MIT"}},
+        info={"description": DESCRIPTION, "license": {"name": "MIT", "identifier": "MIT"}},
+        servers=[
+            {"url": "/", "description": "The server that serves this document."},
+            {"url": "http://127.0.0.1:8000", "description": "`make run`, on this machine."},
+        ],
     )
     spec.components.security_scheme(
         "seatToken", {"type": "http", "scheme": "bearer", "description": "A seat's token."}
@@ -409,6 +737,7 @@ def build_spec() -> APISpec:
         "playerToken",
         {"type": "http", "scheme": "bearer", "description": "A player's token (daily games)."},
     )
+    _raw_components(spec)
     for schema in (
         schemas.Problem,
         schemas.Game,
@@ -429,26 +758,27 @@ def build_spec() -> APISpec:
     ):
         spec.components.schema(schema.__name__, schema=schema)
     variants = []
-    move_variants = []
     for entry in GAMES.values():
         variant = schemas.create_game_variant(entry.ruleset)
         spec.components.schema(variant.__name__, schema=variant)
-        variants.append({"$ref": f"#/components/schemas/{variant.__name__}"})
-        legal = entry.view_example()["legal_moves"]
-        spec.components.schema(
-            _move_variant_name(entry),
-            component=entry.move_schema()
-            | {
-                "description": f"A move of `{entry.id}`, as its views list them in legal_moves.",
-                "examples": legal[:3],
-            },
-        )
-        move_variants.append({"$ref": f"#/components/schemas/{_move_variant_name(entry)}"})
+        if entry.ruleset.deals_may_be_chosen:  # a shared deal takes its seed and options
+            spec.components.schemas[variant.__name__]["dependentSchemas"] = {
+                "from_game": {
+                    "not": {"properties": {"seed": True}, "required": ["seed"]},
+                    "properties": {"options": {"maxProperties": 0}},
+                    "description": "With `from_game`, no `seed` and no options: the deal and "
+                    "its options are the finished game's.",
+                }
+            }
+        variants.append(_ref(variant.__name__))
+        _move_components(spec, entry)
+    ordered = _specific_first(list(GAMES.values()))
+    spec.components.schema("Move", component=_any_move([_move_union_name(e) for e in ordered]))
     view_example = EXAMPLE_GAME.view_example()
     game_example = _game_example(EXAMPLE_GAME)
     first_move = next(m for m in view_example["legal_moves"] if m["type"] != "resign")
     after = _after_first_move(EXAMPLE_GAME, first_move)
-    spec.components.schema("MoveRequest", component=_move_request(move_variants))
+    spec.components.schema("MoveRequest", component=_move_request())
 
     spec.path(
         path="/healthz",
@@ -487,7 +817,15 @@ def build_spec() -> APISpec:
                     "required": True,
                     "content": {
                         "application/json": {
-                            "schema": {"oneOf": variants},
+                            "schema": {
+                                "oneOf": variants,
+                                "discriminator": {
+                                    "propertyName": "ruleset",
+                                    "mapping": dict(
+                                        zip(GAMES, [v["$ref"] for v in variants], strict=True)
+                                    ),
+                                },
+                            },
                             "example": {"ruleset": EXAMPLE_GAME.id, "seed": "royal"},
                         }
                     },
@@ -510,6 +848,7 @@ def build_spec() -> APISpec:
                             },
                             **ETAG_HEADER,
                         },
+                        links=CREATED_LINKS,
                     ),
                     "400": MALFORMED,
                     "413": TOO_LARGE,
@@ -586,6 +925,80 @@ def build_spec() -> APISpec:
         },
     )
     spec.path(
+        path="/v1/games/{game_id}/events",
+        operations={
+            "get": {
+                "operationId": "streamGame",
+                "summary": "The game as Server-Sent Events, one per version",
+                "description": "Each event's `id` is the game's version and its `data` the "
+                "game and the view of the seat whose token is sent (a spectator's without), "
+                "exactly the body readGame answers at that version. With `Last-Event-ID` an "
+                "event is sent at once only if the game is at another version; `: keep-alive` "
+                "comments come every 15 s. `court serve` keeps the stream open (at most "
+                "`--streams` per worker and `--streams-per-game`: past them 503 "
+                "too-many-streams with Retry-After); elsewhere (Lambda) the stream ends after "
+                "one event, or after waiting like a long-poll for one, and the client "
+                "reconnects with `Last-Event-ID`. Long-polling readGame stays as the fallback "
+                "(docs/api.md, Streams).",
+                "parameters": [
+                    GAME_ID,
+                    {
+                        "name": "Last-Event-ID",
+                        "in": "header",
+                        "required": False,
+                        "schema": {"type": "string"},
+                        "description": "The last event's id (version) the client has.",
+                    },
+                    {
+                        "name": "wait",
+                        "in": "query",
+                        "required": False,
+                        "schema": {"type": "number", "minimum": 0, "maximum": 25},
+                        "description": "A bounded stream (not court serve): seconds to wait "
+                        "for a new version when there is none to send at once (default 20).",
+                    },
+                ],
+                "security": [{}, {"seatToken": []}],
+                "responses": {
+                    "200": {
+                        "description": "The stream: `id: <version>` and `data: <GameWithView "
+                        "as JSON>` per event, blank-line separated (`id: 3\\ndata: {\"game\": "
+                        "{...}, \"view\": {...}}\\n\\n`); `: keep-alive` comments.",
+                        "headers": {
+                            "Cache-Control": {"schema": {"type": "string"},
+                                              "description": "no-store"},
+                            "Retry-After": {"schema": {"type": "integer"},
+                                            "description": "Only a bounded stream that found "
+                                            "no place to wait: seconds before reconnecting."},
+                        },
+                        "content": {"text/event-stream": {
+                            # One event (what each `id:`/`data:` block is), the way OpenAPI
+                            # tools read a stream: `data` holds a GameWithView as JSON text.
+                            "schema": {
+                                "title": "GameEvent",
+                                "type": "object",
+                                "properties": {
+                                    "id": {"type": "string", "pattern": "^[0-9]+$",
+                                           "description": "The game's version."},
+                                    "data": {"type": "string",
+                                             "contentMediaType": "application/json",
+                                             "contentSchema": {
+                                                 "$ref": "#/components/schemas/GameWithView"}},
+                                },
+                                "required": ["id", "data"],
+                            },
+                        }},
+                    },
+                    "401": _problem("token-required"),
+                    "403": FORBIDDEN,
+                    "404": NOT_FOUND,
+                    "422": _problem("invalid-body"),
+                    "503": _problem("store-unavailable", "too-many-streams"),
+                },
+            }
+        },
+    )  # fmt: skip
+    spec.path(
         path="/v1/games/{game_id}/seats/{seat}",
         operations={
             "post": {
@@ -607,7 +1020,8 @@ def build_spec() -> APISpec:
                         "example": {"invite": "iNv1t3"}}},
                 },
                 "responses": {
-                    "201": _json("JoinedSeat", "The seat's token (once: keep it) and view."),
+                    "201": _json("JoinedSeat", "The seat's token (once: keep it) and view.",
+                                 links=CREATED_LINKS),
                     "400": MALFORMED,
                     "403": _problem("wrong-token",
                                     description="Not the invite of that seat."),
@@ -662,12 +1076,13 @@ def build_spec() -> APISpec:
                             "effects": after.effects,
                         },
                         headers=ETAG_HEADER,
+                        links=MOVED_LINKS,
                     ),
-                    "400": MALFORMED,
+                    "400": _problem("malformed-json", "bad-idempotency-key"),
                     "401": _problem("token-required"),
                     "403": FORBIDDEN,
                     "404": NOT_FOUND,
-                    "409": _problem("stale-version", "game-finished", "not-your-turn"),
+                    "409": PLAY_CONFLICTS,
                     "413": TOO_LARGE,
                     "422": _problem("illegal-move", "invalid-body", "idempotency-key-reused"),
                     "503": UNAVAILABLE,
@@ -699,6 +1114,8 @@ def build_spec() -> APISpec:
                             ]
                         },
                     ),
+                    "401": _problem("token-required"),
+                    "403": FORBIDDEN,
                     "404": NOT_FOUND,
                     "503": UNAVAILABLE,
                 },
@@ -725,8 +1142,96 @@ def build_spec() -> APISpec:
     return spec
 
 
+def _plain(node: Any) -> Any:
+    """The spec as plain JSON data: a fresh copy of every shared piece (no YAML anchors, which
+    some tools refuse), and each `allOf` of a lone `$ref` (all apispec lets a field's metadata
+    say) written as the `$ref` itself, beside its description, as OpenAPI 3.1 allows."""
+    if isinstance(node, dict):
+        out = {key: _plain(value) for key, value in node.items()}
+        lone = out.get("allOf")
+        if isinstance(lone, list) and len(lone) == 1 and set(lone[0]) == {"$ref"}:
+            del out["allOf"]
+            out = {"$ref": lone[0]["$ref"], **out}
+        return out
+    if isinstance(node, list | tuple):
+        return [_plain(item) for item in node]
+    return node
+
+
+def _declared(schema: Any) -> list[str]:
+    """Every string a declaration allows by `enum` or `const`, wherever it sits in it."""
+    found: list[str] = []
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            if key == "enum":
+                found += [v for v in value if isinstance(v, str)]
+            elif key == "const" and isinstance(value, str):
+                found.append(value)
+            else:
+                found += _declared(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            found += _declared(item)
+    return found
+
+
+def _closed_sets() -> dict[str, list[str]]:
+    """The closed sets of strings the games declare, each in the order first declared: every
+    `status` (their views'), outcome `result` and `reason` (their outcomes')."""
+    sets: dict[str, list[str]] = {"statuses": [], "results": [], "reasons": []}
+    for entry in GAMES.values():
+        outcome = entry.ruleset.outcome_schema["properties"]
+        for name, values in (
+            ("statuses", _declared(entry.ruleset.view_schema["properties"]["status"])),
+            ("results", _declared(outcome.get("result"))),
+            ("reasons", _declared(outcome.get("reason"))),
+        ):
+            sets[name] += [v for v in values if v not in sets[name]]
+    return sets
+
+
+def _fill_enums(node: Any, sets: dict[str, list[str]]) -> Any:
+    """Each `x-enum` marker (handlers/schemas.py) written out as the `enum` it names, null
+    included where the field may be null."""
+    if isinstance(node, list):
+        return [_fill_enums(item, sets) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _fill_enums(value, sets) for key, value in node.items() if key != "x-enum"}
+    if "x-enum" in node:
+        types = out.get("type")
+        nullable = isinstance(types, list) and "null" in types
+        out["enum"] = [*sets[node["x-enum"]], *([None] if nullable else [])]
+    return out
+
+
+def _nullable_enums(node: Any) -> Any:
+    """Each nullable enum (`type: [string, null]`, null among its values) written as `anyOf`
+    the enum and null: generators read that as "this enum or None", where the type list made
+    openapi-python-client invent three models for one field."""
+    if isinstance(node, list):
+        return [_nullable_enums(item) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out = {key: _nullable_enums(value) for key, value in node.items()}
+    types, values = out.get("type"), out.get("enum")
+    if isinstance(types, list) and "null" in types and isinstance(values, list) and None in values:
+        (kind,) = [t for t in types if t != "null"]
+        enum = {"type": kind, "enum": [v for v in values if v is not None]}
+        rest = {k: v for k, v in out.items() if k not in ("type", "enum")}
+        out = {"anyOf": [enum, {"type": "null"}], **rest}
+    return out
+
+
 def render() -> str:
-    return build_spec().to_yaml({"sort_keys": False, "allow_unicode": True, "width": 100})
+    document = _nullable_enums(_fill_enums(_plain(build_spec().to_dict()), _closed_sets()))
+    for operations in document["paths"].values():
+        for method, operation in operations.items():
+            # An operation that names no security is public: said so, not left to be guessed.
+            if method in HTTP_METHODS:
+                operation.setdefault("security", [])
+    text: str = yaml.dump(document, sort_keys=False, allow_unicode=True, width=100)
+    return text
 
 
 def main() -> None:

@@ -7,6 +7,8 @@ API has always sent them.
 
 from __future__ import annotations
 
+import json
+
 from domain.errors import Json
 
 
@@ -20,6 +22,17 @@ def game(body: Json) -> Json:
     if share is None:
         return body
     return {**body, "share": {"record": record_url(body["id"]), **share}}
+
+
+def game_with_view(game_json: Json, view: Json) -> Json:
+    """A game and a seat's view of it: what a read answers, and what each event of a stream
+    carries (one function, so that the two cannot differ)."""
+    return {"game": game(game_json), "view": view}
+
+
+def json_bytes(body: Json) -> bytes:
+    """A body as the API writes it: `json.dumps`'s defaults, one line (an event's data line)."""
+    return json.dumps(body).encode()
 
 
 def invites(game_id: str, invites: list[Json] | None) -> list[Json]:

@@ -142,6 +142,10 @@ KINDS: dict[str, ProblemKind] = _kinds(
     ProblemKind(400, "http-error", "HTTP error", "Any other HTTP-level refusal (its own status)."),
     ProblemKind(500, "internal-error", "Internal error", "A bug: it has been logged.",
                 {"detail": "the error has been logged"}),
+    ProblemKind(503, "too-many-streams", "Too many streams",
+                "`court serve` holds as many event streams as it takes, in all or of this "
+                "game: retry after `Retry-After` seconds, or long-poll meanwhile.",
+                {"detail": "this game has as many open streams as it takes; retry later"}),
     ProblemKind(503, "store-unavailable", "Temporarily unavailable",
                 "The store is throttling or failing: retry after `Retry-After` seconds.",
                 {"detail": "the game store is busy; retry shortly"}),

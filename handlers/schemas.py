@@ -125,8 +125,12 @@ class PlayerRequest(StrictSchema):
         required=True,
         metadata={
             "description": "1-24 printable characters, trimmed, at least one of them visible "
-            "(not only spaces, marks or blank fillers); shown with an 8-character suffix.",
+            "(not only spaces, marks or blank fillers), no `#`; shown with `#` and an "
+            "8-character suffix.",
             "example": "Anne",
+            "minLength": 1,
+            # 1-24 characters once trimmed, the first and last not blank, no `#`.
+            "pattern": r"^\s*[^\s#](?:[^#]{0,22}[^\s#])?\s*$",
         },
     )
 
@@ -163,17 +167,41 @@ class MoveRequest(StrictSchema):
 # ---- responses ------------------------------------------------------------------------------
 
 
-class Outcome(Schema):
-    result = fields.String(required=True, metadata={"example": "won"})
-    score = fields.Integer(required=True, metadata={"example": 251})
+# A string field whose metadata says `"x-enum": "statuses"` (or results, reasons) is one of a
+# closed set that the games declare (each game's view `status`, its outcome's `result` and
+# `reason`): handlers/openapi.py writes the set out as the field's `enum` when it builds the
+# spec, from the games registered then, so a new game needs no line here.
+
+
+def ref(name: str) -> dict[str, Any]:
+    """A reference to a component that handlers/openapi.py declares as plain JSON Schema
+    (moves, views, outcomes: made from the games' own declarations, not from marshmallow)."""
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def ref_field(name: str, description: str = "", *, nullable: bool = False, **kw: Any) -> Any:
+    """A response field documented by a component of its own (apispec copies the metadata)."""
+    # apispec copies only schema keywords from metadata: a lone `$ref` goes in an `allOf`.
+    schema = {"anyOf" if nullable else "allOf": [ref(name)] + ([{"type": "null"}] * nullable)}
+    meta = {**schema, **({"description": description} if description else {})}
+    return fields.Raw(allow_none=nullable, metadata=meta, **kw)
+
+
+def list_field(name: str, description: str = "", **kw: Any) -> Any:
+    """A list of a component's items."""
+    meta = {"description": description} if description else {}
+    return fields.List(fields.Raw(metadata={"allOf": [ref(name)]}), metadata=meta, **kw)
+
+
+OPTIONS_DESCRIPTION = "The game's options, every one with its value (defaults filled in)."
 
 
 class Game(Schema):
     id = fields.String(required=True, metadata={"example": "3q2t0Jx8u1kZbH9sWcR4Ag"})
     ruleset = fields.String(required=True, metadata={"example": EXAMPLE_RULESET})
-    options = fields.Dict(required=True)
+    options = ref_field("Options", OPTIONS_DESCRIPTION, required=True)
     version = fields.Integer(required=True, metadata={"description": "Moves played so far."})
-    status = fields.String(required=True, metadata={"example": "playing"})
+    status = fields.String(required=True, metadata={"example": "playing", "x-enum": "statuses"})
     seed_commitment = fields.String(
         required=True,
         metadata={"description": "Hex SHA-256 of the seed, published before play."},
@@ -182,11 +210,10 @@ class Game(Schema):
         required=True, metadata={"description": "True when the client chose the seed."}
     )
     created_at = fields.String(required=True, metadata={"example": "2026-11-22T03:25:59.123Z"})
-    outcome = fields.Dict(
-        required=True,
-        allow_none=True,
-        metadata={"description": "Null while playing; at least {result, score} once over."},
-    )
+    outcome = ref_field(
+        "Outcome", "Null while playing; at least {result, score} once over.",
+        nullable=True, required=True,
+    )  # fmt: skip
     seed = fields.String(
         metadata={"description": "Present only when the client chose it or the game is over."}
     )
@@ -194,6 +221,38 @@ class Game(Schema):
         fields.Nested(lambda: SeatInfo()),
         required=True,
         metadata={"description": "Each seat: human or bot, and whether it has been joined."},
+    )
+    from_game = fields.String(metadata={"description": "The game whose deal this one replays."})
+    daily = fields.Nested(
+        lambda: DailyTag(),
+        metadata={"description": "A daily challenge's game: its day and its player's name."},
+    )
+    share = fields.Nested(
+        lambda: Share(),
+        metadata={"description": "Once the game is over and its seed public: how to share it."},
+    )
+
+
+class DailyTag(Schema):
+    date = fields.String(required=True, metadata={"example": "2026-11-22"})
+    name = fields.String(required=True, metadata={"example": "Anne#1a2b3c4d"})
+
+
+class SameDeal(Schema):
+    """The body of POST /v1/games that deals this game again."""
+
+    ruleset = fields.String(required=True)
+    from_game = fields.String(required=True)
+
+
+class Share(Schema):
+    record = fields.String(
+        required=True, metadata={"description": "The record's URL: download it and verify it."}
+    )
+    seed = fields.String(required=True)
+    same_deal = fields.Nested(
+        SameDeal,
+        metadata={"description": "A solitaire only: POST it to /v1/games to play the same deal."},
     )
 
 
@@ -212,12 +271,15 @@ class Invite(Schema):
     join = fields.String(required=True, metadata={"example": "/v1/games/3q2t0Jx8/seats/1"})
 
 
-View = fields.Dict(
+View = ref_field(
+    "View",
+    "Everything the seat may see (the ruleset's view); never the stock order, another "
+    "seat's cards or an unrevealed seed.",
     required=True,
-    metadata={
-        "description": "Everything the seat may see (the ruleset's view); never the "
-        "stock order, another seat's cards or an unrevealed seed."
-    },
+)
+EFFECTS_DESCRIPTION = (
+    "What the move set off, in order (cards drawn, defenses pulled, kills, cancels, forced "
+    "moves), for clients to animate."
 )
 
 
@@ -234,6 +296,10 @@ class CreatedGame(Schema):
         metadata={"description": "One per other human seat (empty for a solitaire)."},
     )
     view = View
+    effects = list_field(
+        "Effect",
+        "Only when bots moved first (a bot in seat 0): their moves and what they set off.",
+    )
 
 
 class JoinedSeat(Schema):
@@ -251,20 +317,17 @@ class GameWithView(Schema):
 class MoveResult(Schema):
     game = fields.Nested(Game, required=True)
     view = View
-    effects = fields.List(
-        fields.Dict(),
-        required=True,
-        metadata={
-            "description": "What the move set off, in order (cards drawn, defenses "
-            "pulled, kills, cancels, forced moves), for clients to animate."
-        },
-    )
+    effects = list_field("Effect", EFFECTS_DESCRIPTION, required=True)
 
 
 class LoggedMove(Schema):
     seq = fields.Integer(required=True)
     seat = fields.Integer(required=True)
-    move = fields.Dict(required=True)
+    move = ref_field(
+        "LoggedMoveBody",
+        "The move, whole or, while the game is played, as the requester may see it.",
+        required=True,
+    )
     at = fields.String(required=True)
     hash = fields.String(
         required=True,
@@ -298,7 +361,7 @@ class Record(Schema):
     )
     id = fields.String(required=True)
     ruleset = fields.String(required=True)
-    options = fields.Dict(required=True)
+    options = ref_field("Options", OPTIONS_DESCRIPTION, required=True)
     seed_commitment = fields.String(required=True)
     seed = fields.String(
         metadata={"description": "Present when the client chose it or the game is over."}
@@ -306,8 +369,8 @@ class Record(Schema):
     created_at = fields.String(required=True)
     from_game = fields.String(metadata={"description": "The game whose deal this one replays."})
     moves = fields.List(fields.Nested(LoggedMove), required=True)
-    status = fields.String(required=True)
-    outcome = fields.Dict(required=True, allow_none=True)
+    status = fields.String(required=True, metadata={"x-enum": "statuses"})
+    outcome = ref_field("Outcome", nullable=True, required=True)
 
 
 class VerifyProblem(Schema):
@@ -323,8 +386,11 @@ class VerifyProblem(Schema):
 class Verdict(Schema):
     valid = fields.Boolean(required=True)
     ruleset = fields.String(required=True, allow_none=True)
-    result = fields.String(required=True, allow_none=True)
-    score = fields.Raw(required=True, allow_none=True)
+    result = fields.String(required=True, allow_none=True, metadata={"x-enum": "results"})
+    score = ref_field(
+        "Score", "The outcome's score (null when the record does not verify).",
+        nullable=True, required=True,
+    )  # fmt: skip
     moves = fields.Integer(required=True)
     winner = fields.Integer(
         required=True, allow_none=True,
@@ -337,15 +403,29 @@ class Verdict(Schema):
     )
 
 
+class DealStep(Schema):
+    label = fields.String(required=True, metadata={"example": "deal"})
+    cards = fields.List(fields.String(), required=True, metadata={"example": ["AC", "2C", "3C"]})
+
+
 class ReplayStep(Schema):
     at = fields.Integer(required=True)
     version = fields.Integer(required=True, metadata={"description": "Events in the log now."})
     move = fields.Nested(LoggedMove, required=True, allow_none=True)
-    effects = fields.List(fields.Dict(), required=True)
+    effects = list_field("Effect", "What the step's event set off.", required=True)
     view = View
     deck = fields.List(
         fields.String(),
         metadata={"description": "Finished games only: the whole deal, top card first."},
+    )
+    deal_plan = fields.List(
+        fields.Nested(DealStep),
+        metadata={
+            "description": "Finished games only: what the deal shuffled (docs/deal-algorithm.md), "
+            "step by step; `deck` is each step's cards shuffled by the stream of its label from "
+            "the seed, one after another. Each step's cards are in canonical order, so a client "
+            "re-derives `deck` knowing nothing of the game."
+        },
     )
 
 
@@ -379,7 +459,7 @@ class CreatedPlayer(Schema):
 class BoardEntry(Schema):
     rank = fields.Integer(required=True)
     name = fields.String(required=True)
-    result = fields.String(required=True)
+    result = fields.String(required=True, metadata={"x-enum": "results"})
     score = fields.Integer(required=True)
     moves = fields.Integer(required=True)
     finished_at = fields.String(required=True)
@@ -393,14 +473,33 @@ class Leaderboard(Schema):
     over = fields.Boolean(required=True)
     entries = fields.List(fields.Nested(BoardEntry), required=True)
     cursor = fields.String(required=True, allow_none=True)
-    you = fields.Dict(metadata={"description": "With a player's token: its own entry."})
+    you = fields.Nested(
+        lambda: OwnEntry(),
+        metadata={"description": "With a player's token: its own attempt, ranked or not yet."},
+    )
+
+
+class OwnEntry(Schema):
+    """The requesting player's own attempt: not played yet (`played` false), in play
+    (`finished` false, with its `game_id`), or finished (its board entry, ranked)."""
+
+    name = fields.String(required=True)
+    played = fields.Boolean(required=True)
+    finished = fields.Boolean(metadata={"description": "Present once played."})
+    game_id = fields.String(metadata={"description": "Present once played."})
+    rank = fields.Integer(metadata={"description": "Once finished, as on the board."})
+    result = fields.String(metadata={"description": "Once finished.", "x-enum": "results"})
+    score = fields.Integer(metadata={"description": "Once finished."})
+    moves = fields.Integer(metadata={"description": "Once finished."})
+    finished_at = fields.String(metadata={"description": "Once finished."})
+    record = fields.String(metadata={"description": "Once finished and the day is over."})
 
 
 class FinishedGame(Schema):
     id = fields.String(required=True)
     ruleset = fields.String(required=True)
-    status = fields.String(required=True)
-    outcome = fields.Dict(required=True)
+    status = fields.String(required=True, metadata={"x-enum": "statuses"})
+    outcome = ref_field("Outcome", required=True)
     moves = fields.Integer(required=True)
     created_at = fields.String(required=True)
     finished_at = fields.String(required=True)
@@ -450,6 +549,15 @@ class RulesetDescription(Schema):
             "solitaire. In a game of several seats the seed is always the server's secret."
         },
     )
+    board = fields.String(
+        required=True,
+        metadata={
+            "description": "How a client lays out this game's view, by kind (docs/web-client.md): "
+            "`tableau`, `facing-tableaux`, `capital`, `figureheads`, `map`, or `generic` (the "
+            "view as it is). A client that does not know a layout shows the view generically.",
+            "example": "tableau",
+        },
+    )
     policies = fields.List(
         fields.String(),
         required=True,
@@ -478,10 +586,21 @@ class Problem(Schema):
     title = fields.String(required=True)
     status = fields.Integer(required=True)
     detail = fields.String()
-    errors = fields.Dict(metadata={"description": "Field -> messages, for invalid bodies."})
+    errors = fields.Dict(
+        metadata={
+            "description": "Field -> messages, for invalid bodies.",
+            "additionalProperties": True,
+        }
+    )
     current_version = fields.Integer(metadata={"description": "On a stale version (409)."})
     reason = fields.String(metadata={"description": "Why a move is illegal (422)."})
-    legal_moves = fields.List(fields.Dict(), metadata={"description": "On an illegal move."})
+    legal_moves = list_field(
+        "Move", "On an illegal move or not-your-turn (409): what the seat may play."
+    )
+    game_id = fields.String(
+        metadata={"description": "On already-played (409): the player's ranked attempt."}
+    )
+    limit = fields.Integer(metadata={"description": "On game-too-long (409): the most events."})
 
 
 # ---- per-ruleset documentation, generated from each ruleset's option specs -------------------
@@ -513,8 +632,16 @@ def create_game_variant(ruleset: AnyRuleset) -> type[Schema]:
         {
             "ruleset": fields.String(required=True, validate=validate.OneOf([ruleset.id])),
             "options": fields.Nested(options),
-            "seed": fields.String(validate=validate.Regexp(SEED_REGEX)),
-            "from_game": FROM_GAME,
+            # A client chooses the deal of a solitaire only (`chosen_deals`): elsewhere the
+            # seed would show every hand, so a game of several seats is not offered either.
+            **(
+                {
+                    "seed": fields.String(validate=validate.Regexp(SEED_REGEX)),
+                    "from_game": FROM_GAME,
+                }
+                if ruleset.deals_may_be_chosen
+                else {}
+            ),
             **(
                 {
                     "seats": fields.List(

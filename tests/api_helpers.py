@@ -1,12 +1,36 @@
-"""Building the Flask app on a throwaway SQLite file, for API tests."""
+"""Building the Flask app on a throwaway SQLite file, for API tests, and the test client that
+holds every response it gets to openapi.yaml."""
 
 import itertools
 import tempfile
 from pathlib import Path
+from typing import Any
+
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from domain.service import GameService
 from handlers.app import create_app
 from infra.sqlite_store import SqliteStore
+from tests.openapi_contract import response_problems
+
+
+class SpecCheckedClient(FlaskClient):
+    """Flask's test client, which fails the request's test when the response is not one
+    openapi.yaml declares for that operation: an undeclared status, another content type, or
+    a body its schema refuses, undeclared fields included. So the spec cannot drift from what
+    the server sends: any API test that meets the difference fails, naming it."""
+
+    def open(self, *args: Any, **kwargs: Any) -> TestResponse:
+        response = super().open(*args, **kwargs)
+        request = response.request
+        problems = response_problems(
+            request.method, request.path, response.status_code, response.content_type,
+            response.get_data(),
+        )  # fmt: skip
+        assert not problems, "the response is not as openapi.yaml declares:\n" + "\n".join(problems)
+        return response
+
 
 _counter = itertools.count()
 
@@ -28,4 +52,6 @@ def make_service(path: str | None = None, store=None) -> GameService:
 
 
 def make_app(store=None):
-    return create_app(make_service(store=store))
+    app = create_app(make_service(store=store))
+    app.test_client_class = SpecCheckedClient
+    return app
