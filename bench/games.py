@@ -20,6 +20,10 @@ that cost little, and a stalling player (below) that keeps a game going for 150 
 EVENT_CAP_GAME = "risus-royale"
 """The game played with undo up to the event cap (issue 27 measured its 3,341-event log)."""
 
+STREAM_GAME = "royal-assassin-duel"
+"""The two-seat game whose seats hold the event streams of `server.streams` (issue 30 asks
+of a Duel: two browsers see each other's moves within a second)."""
+
 
 @dataclass(frozen=True)
 class Solitaire:

@@ -22,7 +22,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bench import records, rules, server, service
+from bench import records, rules, server, service, streams
 from bench.figures import Bench, Figure, write_json_line, write_table
 from bench.targets import TARGETS
 
@@ -35,6 +35,7 @@ def benches() -> list[Bench]:
         *records.benches(),
         *rules.daily_benches(),
         *server.benches(),
+        *streams.benches(),
     ]
 
 

@@ -14,7 +14,7 @@ import math
 import re
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +36,17 @@ from handlers.schemas import (
     PlayerRequest,
     ReadGameQuery,
     ReplayQuery,
+)
+from handlers.streams import (
+    CONTENT_TYPE,
+    HEARTBEAT,
+    HUB_KEY,
+    TICKET_KEY,
+    GameEvents,
+    Ticket,
+    encode_event,
+    last_event_id,
+    news,
 )
 
 MAX_BODY_BYTES = 16 * 1024
@@ -70,6 +81,11 @@ WAIT_POLL_SECONDS = 0.5
 read each time (`GameStore.version`); the game is read whole only once it has changed."""
 WAIT_RETRY_SECONDS = 1
 """`Retry-After` of a long-poll answered at once because every waiting place was taken."""
+STREAM_WAIT_SECONDS = 20.0
+"""How long the Flask route's bounded stream waits for the next version when it has nothing
+new to send at once (`?wait=` sets it, at most 25 like a long-poll), before it ends."""
+STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+"""An event stream is never cached, nor buffered by a proxy (nginx reads X-Accel-Buffering)."""
 
 
 def _json_body(limit: int = MAX_BODY_BYTES, *, record: bool = False) -> Any:
@@ -217,6 +233,7 @@ def create_app(
         PLAYERS_PER_MINUTE=players_per_minute,
     )
     waiting = None if long_polls is None else threading.BoundedSemaphore(max(0, long_polls))
+    events = app.extensions["royal_court.events"] = GameEvents(service)
     games_limit = RateLimiter(games_per_minute) if games_per_minute > 0 else None
     players_limit = RateLimiter(players_per_minute) if players_per_minute > 0 else None
     # Registered before flask-cors's own hook, so it runs after it (Flask runs them in
@@ -225,7 +242,13 @@ def create_app(
     CORS(
         app,
         origins=cors_origins,
-        allow_headers=["Authorization", "Content-Type", "Idempotency-Key", "If-None-Match"],
+        allow_headers=[
+            "Authorization",
+            "Content-Type",
+            "Idempotency-Key",
+            "If-None-Match",
+            "Last-Event-ID",
+        ],
         expose_headers=["ETag", "Location", "Retry-After", "Content-Disposition"],
         max_age=600,
     )
@@ -318,12 +341,18 @@ def create_app(
             resp = Response(status=304)
             resp.headers.update(headers)
             return resp
-        return _json({"game": present.game(snap.game), "view": snap.view}, 200, headers)
+        return _json(present.game_with_view(snap.game, snap.view), 200, headers)
 
-    def _wait_for_change(game_id: str, token: str | None, snap: Any, deadline: float) -> Any:
-        """The game once its version no longer matches If-None-Match, or as it is at the
-        deadline. Waiting reads only the version (one small read); the game is read whole
-        again only when that has changed."""
+    def _wait_for_change(
+        game_id: str,
+        token: str | None,
+        snap: Any,
+        deadline: float,
+        same: Callable[[int], bool] = _if_none_match,
+    ) -> Any:
+        """The game once `same(version)` no longer holds (by default: once its version no
+        longer matches If-None-Match), or as it is at the deadline. Waiting reads only the
+        version (one small read); the game is read whole again only when that has changed."""
         seen = snap.game["version"]
         while (left := deadline - time.monotonic()) > 0 and not _client_gone():
             time.sleep(min(WAIT_POLL_SECONDS, left))
@@ -331,9 +360,42 @@ def create_app(
             if version != seen:
                 snap = service.read_game(game_id, token)
                 seen = snap.game["version"]
-                if not _if_none_match(seen):
+                if not same(seen):
                     break
         return snap
+
+    @app.get("/v1/games/<game_id>/events")
+    def game_events(game_id: str) -> Response:
+        """Server-Sent Events of the game (handlers/streams.py). Under `court serve`'s hub
+        (HUB_KEY in the environ) this answers the head and the first event only, and the hub
+        keeps the connection; elsewhere it is a bounded stream: one event at once if the game
+        is newer than Last-Event-ID, else the next version within the wait, then the end."""
+        query = _read_schema.load(request.args.to_dict())
+        token = _bearer_token()
+        seen = last_event_id(request.headers.get("Last-Event-ID"))
+        snap = service.read_game(game_id, token)  # the read route's checks and secrecy
+        version = snap.game["version"]
+        headers = dict(STREAM_HEADERS)
+        hub = request.environ.get(HUB_KEY)
+        if hub is not None:
+            hub.reserve(game_id)  # or 503 too-many-streams
+            request.environ[TICKET_KEY] = Ticket(game_id, token, version)
+        elif not news(version, seen):
+            if waiting is None or waiting.acquire(blocking=False):
+                try:
+                    deadline = time.monotonic() + query.get("wait", STREAM_WAIT_SECONDS)
+                    snap = _wait_for_change(game_id, token, snap, deadline, lambda v: v == seen)
+                finally:
+                    if waiting is not None:
+                        waiting.release()
+            else:  # every waiting place is taken: end at once, and say when to come back
+                headers["Retry-After"] = str(WAIT_RETRY_SECONDS)
+            version = snap.game["version"]
+        # Nothing new: the hub keeps the stream open, a bounded stream ends with a heartbeat.
+        body = b"" if hub is not None else HEARTBEAT
+        if news(version, seen):
+            body = encode_event(version, present.game_with_view(snap.game, snap.view))
+        return Response(body, 200, headers, content_type=CONTENT_TYPE)
 
     @app.post("/v1/games/<game_id>/moves")
     def play(game_id: str) -> Response:
@@ -341,6 +403,7 @@ def create_app(
         key = _idempotency_key()
         body = _move_schema.load(_json_body())
         snap = service.play(game_id, token, body["version"], body["move"], key)
+        events.moved(game_id)  # this process's streams of the game: at once, not at a poll
         headers = {"ETag": _etag(snap.game["version"])}
         body = {"game": present.game(snap.game), "view": snap.view, "effects": snap.effects}
         return _json(body, 201, headers)
@@ -385,8 +448,13 @@ def create_app(
         _limited(games_limit, "games")
         snap = service.start_daily(date, ruleset, _bearer_token())
         game_id = g.created_game_id = snap.game["id"]
+        # The same CreatedGame as POST /v1/games (a daily game is a solitaire: seat 0, no
+        # invites), so a client built from the spec reads both alike and never loses the token
+        # of a ranked attempt it cannot make again.
+        out = {"game": present.game(snap.game), "token": snap.token, "seat": snap.seat or 0,
+               "invites": present.invites(game_id, snap.invites), "view": snap.view}  # fmt: skip
         return _json(
-            {"game": present.game(snap.game), "token": snap.token, "view": snap.view},
+            out,
             201,
             {"Location": f"/v1/games/{game_id}", "ETag": _etag(snap.game["version"])},
         )
@@ -413,22 +481,28 @@ def create_app(
     def openapi() -> Response:
         return Response(_openapi_text(), mimetype="application/yaml")
 
-    _add_web_client(app)
+    _add_web_client(app, docs_enabled)
     if docs_enabled:
         _add_docs(app)
     return app
 
 
-def _add_web_client(app: Flask) -> None:
+def _add_web_client(app: Flask, docs_enabled: bool = True) -> None:
     """The first-party web client (docs/web-client.md): static files that use only the public
     API above, served from package data on the same origin (locally and on Lambda alike).
 
     Every client path answers the same page; the page's router reads the path. A seat's token
     travels in the URL fragment, which a browser never sends, so it never reaches a log.
+    Without Swagger UI (on Lambda) the page's "API" links go to the spec itself, not to a
+    `/docs` that would be a 404 there.
     """
 
     def page() -> Response:
         resp = send_from_directory(WEB_ROOT, "index.html", max_age=0)
+        if not docs_enabled and resp.status_code == 200:
+            resp.direct_passthrough = False
+            html = resp.get_data().replace(b'href="/docs"', b'href="/openapi.yaml"')
+            resp.set_data(html.replace(b">/docs</a>", b">/openapi.yaml</a>"))
         resp.headers["Content-Security-Policy"] = WEB_CSP
         resp.headers["Referrer-Policy"] = "no-referrer"
         resp.headers["X-Content-Type-Options"] = "nosniff"

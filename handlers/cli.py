@@ -435,7 +435,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from domain.errors import StoreUnavailable
     from handlers.app import create_app
     from handlers.config import Settings, build_service
-    from handlers.server import fitting_connection_limit, listen, raise_fd_limit, run
+    from handlers.server import (
+        FD_RESERVE,
+        fitting_connection_limit,
+        listen,
+        raise_fd_limit,
+        run,
+    )
+    from handlers.streams import MAX_STREAMS, MAX_STREAMS_PER_GAME
 
     env = Settings.from_env()
     settings = Settings(
@@ -463,10 +470,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     except StoreUnavailable as e:
         raise UsageError(f"cannot use the {settings.store} store: {e}") from None
     workers = args.workers or os.cpu_count() or 1
-    for flag in ("threads", "connection_limit", "idle_timeout"):
+    if args.streams is None:
+        args.streams = MAX_STREAMS
+    if args.streams_per_game is None:
+        args.streams_per_game = MAX_STREAMS_PER_GAME
+    for flag in ("threads", "connection_limit", "idle_timeout", "streams_per_game"):
         if getattr(args, flag) < 1:
             raise UsageError(f"--{flag.replace('_', '-')} must be at least 1")
-    for flag in ("long_polls", "games_per_minute", "players_per_minute"):
+    for flag in ("long_polls", "games_per_minute", "players_per_minute", "streams"):
         if (getattr(args, flag) or 0) < 0:
             raise UsageError(f"--{flag.replace('_', '-')} must be 0 or more")
     long_polls = max(0, args.threads - 2) if args.long_polls is None else args.long_polls
@@ -477,6 +488,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(
             f"court serve: --connection-limit {args.connection_limit} does not fit the open-file "
             f"limit (ulimit -n); using {connection_limit}",
+            file=sys.stderr,
+            flush=True,
+        )
+    # Each stream is an open file too, outside waitress's connections: streams get what the
+    # connections leave.
+    streams = max(0, min(args.streams, raise_fd_limit() - FD_RESERVE - connection_limit))
+    if streams < args.streams:
+        print(
+            f"court serve: --streams {args.streams} does not fit the open-file limit (ulimit -n) "
+            f"beside {connection_limit} connections; using {streams}",
             file=sys.stderr,
             flush=True,
         )
@@ -521,6 +542,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         connection_limit=connection_limit,
         channel_timeout=args.idle_timeout,
         ident="royal-court",
+        streams=streams,
+        streams_per_game=args.streams_per_game,
     )
     return 0
 
@@ -694,6 +717,18 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         help="long-polls (?wait=) waiting at once per worker; the others are answered at once "
         "with Retry-After (default: threads - 2, so two threads stay free)",
+    )
+    p.add_argument(
+        "--streams",
+        type=int,
+        help="event streams (GET /v1/games/{id}/events) open at once per worker, held by one "
+        "thread; past it 503 with Retry-After (0: no hub, streams end like long-polls; "
+        "default 2000)",
+    )
+    p.add_argument(
+        "--streams-per-game",
+        type=int,
+        help="event streams of one game per worker (default 16)",
     )
     p.add_argument(
         "--games-per-minute",

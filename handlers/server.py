@@ -12,6 +12,11 @@ its hard limit at start so that `--connection-limit` sockets fit, and a body is 
 413 problem once it passes the API's largest body limit, held in memory up to it: waitress
 never spools a request body to a temporary file. Errors waitress answers itself (413, 400,
 431, 500, 501) are `application/problem+json`, like every error of the API.
+
+Event streams (`GET /v1/games/{id}/events`) hold no thread: once waitress has parsed such a
+request, its channel leaves waitress's event loop and the socket goes to the worker's
+`StreamHub` (handlers/streams.py), which answers the head through the same Flask route and
+then keeps the connection on a selector loop of its own.
 """
 
 from __future__ import annotations
@@ -29,10 +34,15 @@ from typing import Any
 from waitress.adjustments import Adjustments  # type: ignore[import-untyped]
 from waitress.channel import HTTPChannel  # type: ignore[import-untyped]
 from waitress.server import TcpWSGIServer  # type: ignore[import-untyped]
-from waitress.task import ErrorTask, ThreadedTaskDispatcher  # type: ignore[import-untyped]
+from waitress.task import (  # type: ignore[import-untyped]
+    ErrorTask,
+    ThreadedTaskDispatcher,
+    WSGITask,
+)
 
 from handlers.app import MAX_RECORD_BYTES
 from handlers.problems import KINDS
+from handlers.streams import EVENTS_PATH, MAX_STREAMS, MAX_STREAMS_PER_GAME, StreamHub
 
 AppFactory = Callable[[], Any]
 
@@ -114,6 +124,8 @@ a MiB) fit under the mark, so no thread ever waits on a client."""
 
 class ProblemChannel(HTTPChannel):  # type: ignore[misc]
     error_task_class = ProblemErrorTask
+    requests: list[Any]
+    socket: socket.socket | None
 
     def received(self, data: bytes) -> bool:
         """Take what a read brought, then keep at most MAX_PIPELINED requests: the last kept
@@ -126,6 +138,39 @@ class ProblemChannel(HTTPChannel):  # type: ignore[misc]
                 self.requests[-1].headers["CONNECTION"] = "close"
                 self.request = None  # nor a half-read one after them
         return taken
+
+    def wants_stream(self) -> bool:
+        """Whether the request to serve next asks for an event stream the hub should hold."""
+        request = self.requests[0] if self.requests else None
+        return bool(
+            request is not None
+            and request.error is None
+            and request.command == "GET"
+            and EVENTS_PATH.fullmatch(request.path)
+        )
+
+    def hand_to_hub(self) -> None:
+        """In the event loop's thread (a trigger's thunk): leave waitress's map and give the
+        socket, the request's environ and any answer still owed to earlier requests of this
+        connection to the hub. Requests pipelined after the stream's are dropped: a stream
+        is the connection's last answer."""
+        hub: StreamHub = self.server.hub
+        with self.requests_lock:
+            request = self.requests[0] if self.requests else None
+            del self.requests[:]
+            self.request = None
+        if self.socket is None:  # closed meanwhile (an idle timeout, the server stopping)
+            return
+        if request is None or not self.connected:  # the client hung up first
+            self.handle_close()
+            return
+        environ = WSGITask(self, request).get_environment()
+        environ.pop("waitress.client_disconnected", None)
+        with self.outbuf_lock:
+            owed = b"".join(bytes(buf.get(len(buf), True)) for buf in self.outbufs)
+        sock, self.socket = self.socket, None  # handle_close must not close it
+        self.handle_close()
+        hub.open(sock, environ, owed)
 
     def send_continue(self) -> None:
         """No `100 Continue` for a request refused from its headers (a Content-Length past the
@@ -141,6 +186,16 @@ class CourtServer(TcpWSGIServer):  # type: ignore[misc]
     problems, and taking every waiting connection at once."""
 
     channel_class = ProblemChannel
+    hub: StreamHub | None = None
+
+    def add_task(self, channel: Any) -> None:
+        """A request for an event stream goes to the hub, not to a request thread: the
+        hand-over runs in the event loop's thread (this may be called from a request
+        thread, for a request pipelined behind another)."""
+        if self.hub is not None and isinstance(channel, ProblemChannel) and channel.wants_stream():
+            self.trigger.pull_trigger(channel.hand_to_hub)
+            return
+        super().add_task(channel)
 
     def handle_accept(self) -> None:
         """Accept what is waiting, up to ACCEPT_BATCH, not just one: each turn of the event
@@ -155,8 +210,16 @@ class CourtServer(TcpWSGIServer):  # type: ignore[misc]
                 return
 
 
-def serve(app: Any, sock: socket.socket, **options: Any) -> None:
-    """Serve `app` on `sock` until stopped: waitress's `serve`, with the hardened server."""
+def serve(
+    app: Any,
+    sock: socket.socket,
+    streams: int = MAX_STREAMS,
+    streams_per_game: int = MAX_STREAMS_PER_GAME,
+    **options: Any,
+) -> None:
+    """Serve `app` on `sock` until stopped: waitress's `serve`, with the hardened server, and
+    a stream hub holding up to `streams` event streams (`streams_per_game` of one game) if
+    the app offers its games' events (`create_app` does)."""
     adj = Adjustments(**(options | HARDENED))
     dispatcher = ThreadedTaskDispatcher()
     dispatcher.set_thread_count(adj.threads)
@@ -169,6 +232,9 @@ def serve(app: Any, sock: socket.socket, **options: Any) -> None:
         bind_socket=False,
         sockinfo=(sock.family, sock.type, sock.proto, sock.getsockname()),
     )
+    events = getattr(app, "extensions", {}).get("royal_court.events")
+    if events is not None and streams > 0:
+        server.hub = StreamHub(app, events, max_streams=streams, per_game=streams_per_game)
     server.run()
 
 

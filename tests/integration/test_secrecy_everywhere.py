@@ -43,6 +43,7 @@ READ_ROUTES = {
     "/v1/games/<game_id>/moves",
     "/v1/games/<game_id>/record",
     "/v1/games/<game_id>/replay",
+    "/v1/games/<game_id>/events",
     "/v1/daily/<date>",
     "/v1/daily/<date>/<ruleset>/leaderboard",
 }
@@ -120,7 +121,7 @@ class Court:
             )
         if about is not None and about in self.games and response.status_code < 400:
             record = self.store.load(about).record
-            if record.daily is not None and record.daily["date"] < self.clock.today:
+            if record.daily is not None and record.daily.date < self.clock.today:
                 return  # its day is over: its seed, so every card, is public
             ruleset = record.ruleset
             seat = viewer_seat if viewer_game == about else None
@@ -157,6 +158,8 @@ class Court:
             "/v1/games/<game_id>/moves": f"/v1/games/{gid}/moves",
             "/v1/games/<game_id>/record": f"/v1/games/{gid}/record",
             "/v1/games/<game_id>/replay": f"/v1/games/{gid}/replay?at={rng.randint(0, version)}",
+            # No Last-Event-ID: the current event at once, and the stream ends (on Flask).
+            "/v1/games/<game_id>/events": f"/v1/games/{gid}/events",
             "/v1/daily/<date>": f"/v1/daily/{day}",
             "/v1/daily/<date>/<ruleset>/leaderboard": f"/v1/daily/{day}/{DAILY}/leaderboard",
         }[route]

@@ -102,9 +102,15 @@ class Prober:
         assert not words & hidden, ("header leak", words & hidden)
         if not text:
             return
-        body = json.loads(text)
+        if response.mimetype == "text/event-stream":  # each event's data is a JSON body
+            body = [json.loads(line[5:]) for line in text.splitlines() if line.startswith("data:")]
+        else:
+            body = json.loads(text)
         if over and isinstance(body, dict):
-            body.pop("deck", None)  # a finished game's deck: re-derived from its public seed
+            # A finished game's deck, re-derived from its public seed, and what its deal
+            # shuffled (every card of the game in canonical order, the same for every deal).
+            body.pop("deck", None)
+            body.pop("deal_plan", None)
         leaked = set(strings_in(body)) & hidden
         if leaked:
             leaked -= self.public_knowledge(gid, viewer)

@@ -11,7 +11,7 @@ import pytest
 
 from bench import run
 from bench.figures import Bench, Figure, Target, as_json, write_json_line, write_table
-from bench.games import EVENT_CAP_GAME, LOG_GAME, PAIRING_GAMES, SOLITAIRES
+from bench.games import EVENT_CAP_GAME, LOG_GAME, PAIRING_GAMES, SOLITAIRES, STREAM_GAME
 from bench.rules import replays, speed
 from bench.targets import TARGETS
 from domain.registry import GAMES
@@ -147,6 +147,7 @@ def test_the_plan_names_registered_games_of_the_right_seats():
         assert GAMES[game_id].ruleset.max_seats >= 2, game_id
     assert GAMES[LOG_GAME].ruleset.max_seats == 1
     assert GAMES[EVENT_CAP_GAME].ruleset.max_seats == 1  # one seat: casual games allow undo
+    assert GAMES[STREAM_GAME].ruleset.max_seats == 2  # a stream per seat
 
 
 def test_games_are_named_only_in_the_plan_and_the_targets():

@@ -29,6 +29,50 @@ export async function api(method, path, { body, token, headers = {}, signal } = 
   return { status: response.status, data, headers: response.headers };
 }
 
+/**
+ * A game's event stream (`GET …/events`, text/event-stream), read with fetch and a stream
+ * reader rather than EventSource, so that the token travels in the Authorization header and
+ * never in a URL. Yields each event as {id, data}; returns when the server ends the stream
+ * (a bounded stream: reconnect with the last id); throws ApiError on a problem answer.
+ */
+export async function* eventStream(path, { token, lastEventId, signal } = {}) {
+  const headers = { Accept: "text/event-stream" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (lastEventId !== undefined && lastEventId !== null) headers["Last-Event-ID"] = String(lastEventId);
+  const response = await fetch(path, { headers, signal, cache: "no-store" });
+  const type = response.headers.get("Content-Type") || "";
+  if (!response.ok || !response.body || !type.startsWith("text/event-stream")) {
+    let problem = {};
+    try { problem = await response.json(); } catch { /* not a problem document */ }
+    throw new ApiError(response.ok ? 502 : response.status, { ...problem, retryAfter: response.headers.get("Retry-After") });
+  }
+  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+  let buffer = "";
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      buffer += value.replaceAll("\r\n", "\n");
+      let end;
+      while ((end = buffer.indexOf("\n\n")) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const fields = {};
+        for (const line of block.split("\n")) {
+          if (!line || line.startsWith(":")) continue; // a comment: the heartbeat
+          const colon = line.indexOf(":");
+          const name = colon < 0 ? line : line.slice(0, colon);
+          const text = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+          fields[name] = name === "data" && fields.data !== undefined ? `${fields.data}\n${text}` : text;
+        }
+        if (fields.data !== undefined) yield { id: fields.id, data: JSON.parse(fields.data) };
+      }
+    }
+  } finally {
+    reader.cancel().catch(() => {});
+  }
+}
+
 /** A fresh Idempotency-Key: a retried click can never play a move twice. */
 export function newKey() {
   if (globalThis.crypto?.randomUUID) return crypto.randomUUID();

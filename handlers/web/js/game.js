@@ -2,7 +2,7 @@
 // move, waiting for the other seat, and around a finished game: the deal verified, the record,
 // the replay and the share link.
 
-import { api, ApiError, newKey, storage } from "./api.js";
+import { api, ApiError, eventStream, newKey, storage } from "./api.js";
 import { generic, renderBoard } from "./boards.js";
 import { verifyDeal } from "./deal.js";
 import { movesPanel } from "./moves.js";
@@ -60,6 +60,7 @@ export async function gamePage(root, gameId, rulesets) {
   const seatInfo = () => storage.seat(gameId);
   const token = () => seatInfo()?.token;
   const title = (id) => rulesets.find((r) => r.id === id)?.title || id;
+  const layout = (id) => rulesets.find((r) => r.id === id)?.board || "generic";
   const path = `/v1/games/${encodeURIComponent(gameId)}`;
 
   function say(text, kind = "info") {
@@ -79,11 +80,65 @@ export async function gamePage(root, gameId, rulesets) {
     page.poll = null;
   }
 
-  /** Long-poll while it is not our move: answers as soon as the version changes. */
+  /** Whether this page waits for another seat (or watches): nothing to play but resign/undo. */
+  function waitingNow() {
+    const legal = page.view.legal_moves || [];
+    return page.game.status === "playing" && !legal.some((m) => m.type !== "resign" && m.type !== "undo");
+  }
+
+  /**
+   * Follows the game's event stream while it is not our move (docs/api.md, "Streams"): each
+   * event is the game and this seat's view at a new version. A stream the server ends (a
+   * bounded one, or a restart) is opened again with Last-Event-ID. Returns false when
+   * streams fail (an old server, a proxy that buffers them): the page then long-polls.
+   */
+  async function followStream(controller) {
+    let failures = 0;
+    while (page.alive && page.poll === controller) {
+      const started = Date.now();
+      let events = 0;
+      try {
+        for await (const { data } of eventStream(`${path}/events`, {
+          token: token(), lastEventId: page.game.version, signal: controller.signal })) {
+          events += 1;
+          failures = 0;
+          if (data.game.version === page.game.version) continue;
+          page.game = data.game;
+          page.view = data.view;
+          page.log.push({ text: `The game moved on (version ${page.game.version}).` });
+          if (!waitingNow()) { // our move: the stream has done its work
+            page.poll = null;
+            controller.abort();
+            render();
+            return true;
+          }
+          render();
+        }
+        // Ended by the server: at once again, unless it ended at once with nothing (a bounded
+        // stream with no place to wait), which is retried after a second, not in a loop.
+        if (!events && Date.now() - started < 1000) await new Promise((resolve) => setTimeout(resolve, 1000));
+      } catch (e) {
+        if (controller.signal.aborted) return true;
+        failures += 1;
+        if (failures >= 2) return false;
+        const retry = Number(e?.problem?.retryAfter);
+        await new Promise((resolve) => setTimeout(resolve, (retry > 0 ? Math.min(retry, 30) : 1) * 1000));
+      }
+    }
+    return true;
+  }
+
+  /** While it is not our move: the event stream, else long-polls (each answers as soon as
+   * the version changes). */
   async function waitForChange() {
     if (page.poll || !page.alive) return;
     const controller = new AbortController();
     page.poll = controller;
+    if (page.streams !== false) {
+      if (await followStream(controller)) return;
+      page.streams = false; // this page long-polls from now on
+      if (page.poll !== controller || !page.alive) return;
+    }
     while (page.alive && page.poll === controller) {
       try {
         const answer = await api("GET", `${path}?wait=${LONG_POLL_SECONDS}`, {
@@ -201,7 +256,7 @@ export async function gamePage(root, gameId, rulesets) {
         api("GET", `${path}/replay?at=0`, { token: token() }),
         api("GET", `${path}/record`, { token: token() }),
       ]);
-      const deal = await verifyDeal(page.game, step.deck || [], step.view);
+      const deal = await verifyDeal(page.game, step.deal_plan, step.deck || [], step.view);
       const chain = await verifyChain(page.game, record);
       page.verify = { ok: deal.ok && chain.ok, checks: [...deal.checks, chain], deck: deal.deck };
     } catch (e) {
@@ -268,7 +323,7 @@ export async function gamePage(root, gameId, rulesets) {
       step && !step.error && step.at === at ? h("div", { class: "replay-step", "data-at": step.at },
         h("p", {}, step.move ? `Move ${step.at}: ${moveLabel(step.move.move || step.move)}` : "The deal."),
         step.effects?.length ? h("ul", { class: "effects" }, step.effects.map((e) => h("li", {}, effectLine(e)))) : null,
-        renderBoard(page.game.ruleset, step.view)) : null,
+        renderBoard(layout(page.game.ruleset), step.view)) : null,
       step?.error ? h("p", { class: "bad" }, step.error) : null);
   }
 
@@ -300,7 +355,7 @@ export async function gamePage(root, gameId, rulesets) {
     const playing = g.status === "playing";
     const legal = v.legal_moves || [];
     // Resign (and undo) are always open to a seat: it is our turn only if something else is.
-    const waiting = playing && !legal.some((m) => m.type !== "resign" && m.type !== "undo");
+    const waiting = waitingNow();
     fill(root, 
       h("h1", {}, title(g.ruleset)),
       statusLine(),
@@ -311,7 +366,7 @@ export async function gamePage(root, gameId, rulesets) {
       playing && legal.length ? movesPanel(legal, play) : null,
       waiting ? h("p", { class: "waiting", id: "waiting", role: "status" },
         seatInfo() ? "Waiting for your opponent…" : "Watching: the board follows the game.") : null,
-      renderBoard(g.ruleset, v),
+      renderBoard(layout(g.ruleset), v),
       page.log.length ? h("section", { class: "log", "aria-label": "What happened" }, h("h2", {}, "What happened"),
         h("ol", { id: "effects", "aria-live": "polite", tabindex: 0, "aria-label": "Effects of each move" }, page.log.slice(-40).map((line) =>
           h("li", { class: line.mine ? "mine" : "" }, line.text)))) : null,

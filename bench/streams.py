@@ -1,0 +1,158 @@
+"""Event streams on `court serve` (issue 30): 1,000 streams open on one server (two seats of
+each of 500 Duels), and meanwhile `/healthz` and a move, how soon a move reaches the other
+seat's stream, and the server's memory."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import statistics
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+from bench.figures import Bench, Figure, pct
+from bench.games import LOG_GAME, STREAM_GAME
+from bench.server import latencies, serving
+from domain.errors import Json
+from handlers.server import raise_fd_limit
+from tests.sse import SseStream
+
+IDS = (
+    "server.streams.open",
+    "server.streams.healthz",
+    "server.streams.move",
+    "server.streams.delivery_median",
+    "server.streams.delivery_max",
+    "server.streams.rss",
+)
+
+
+def benches() -> list[Bench]:
+    return [streams()]
+
+
+def call(base: str, method: str, path: str, body: object = None, token: str | None = None) -> Json:
+    request = urllib.request.Request(
+        base + path,
+        None if body is None else json.dumps(body).encode(),
+        {"Content-Type": "application/json"},
+        method=method,
+    )
+    if token:
+        request.add_header("Authorization", f"Bearer {token}")
+    with urllib.request.urlopen(request, timeout=30) as answer:
+        data: Json = json.loads(answer.read())
+        return data
+
+
+def tree_rss_mb(pid: int) -> float:
+    """Resident memory of a process and its children (the workers), in MB."""
+    total = 0
+    pids = [pid]
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    if children.exists():
+        pids += [int(x) for x in children.read_text().split()]
+    for p in pids:
+        for line in Path(f"/proc/{p}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1])
+    return total / 1024
+
+
+def streams(games: int = 500, moves: int = 300, seconds: float = 8.0) -> Bench:
+    """`court serve` with a worker per core (its default; the daily deals' background step
+    off, as in bench.server's long-poll figure): `games` Duels, each seat's
+    stream open; then `moves` moves on random ones of them, each timed from the POST to its
+    event on the other seat's stream, while /healthz and a move on a game of its own are timed
+    in turn on another connection (bench.server.latencies) for `seconds`."""
+
+    def run() -> list[Figure]:
+        raise_fd_limit()  # a thousand client sockets in this process
+        rng = random.Random(30)
+        with serving("--no-prepare-daily") as base:  # no solver busy at start
+            pid = server_pid(base)
+            seats: list[tuple[str, list[str], list[SseStream]]] = []
+            for _ in range(games):
+                created = call(base, "POST", "/v1/games", {"ruleset": STREAM_GAME})
+                [invite] = created["invites"]
+                joined = call(base, "POST", invite["join"], {"invite": invite["invite"]})
+                gid, tokens = created["game"]["id"], [created["token"], joined["token"]]
+                seats.append((gid, tokens, [SseStream(base, gid, t, timeout=30) for t in tokens]))
+            opened = 0
+            for _, _, pair in seats:
+                for stream in pair:
+                    stream.next(timeout=30)
+                    opened += 1
+            rss_before = tree_rss_mb(pid)
+            versions = {gid: 0 for gid, _, _ in seats}
+            loaded: list[tuple[list[float], list[float]]] = []
+            timer = threading.Thread(
+                target=lambda: loaded.append(latencies(base, seconds, LOG_GAME))
+            )
+            timer.start()
+            delays: list[float] = []
+            move_times: list[float] = []
+            for _ in range(moves):
+                gid, tokens, pair = rng.choice(seats)
+                view = call(base, "GET", f"/v1/games/{gid}", token=tokens[0])
+                if view["game"]["status"] != "playing":
+                    continue
+                seat = view["view"]["to_move"][0]
+                mine = call(base, "GET", f"/v1/games/{gid}", token=tokens[seat])["view"]
+                move = next(m for m in mine["legal_moves"] if m["type"] != "resign")
+                started = time.perf_counter()
+                played = call(base, "POST", f"/v1/games/{gid}/moves",
+                              {"version": versions[gid], "move": move}, tokens[seat])  # fmt: skip
+                move_times.append(time.perf_counter() - started)
+                versions[gid] = played["game"]["version"]
+                seen = -1
+                while seen < versions[gid]:
+                    seen, _ = pair[1 - seat].next(timeout=10)
+                delays.append(time.perf_counter() - started)
+                while pair[seat].next(timeout=10)[0] < versions[gid]:  # drain the mover's own
+                    pass
+            timer.join()
+            rss_after = tree_rss_mb(pid)
+            for _, _, pair in seats:
+                for stream in pair:
+                    stream.close()
+        health, move_loaded = loaded[0]
+        ms = 1e3
+        return [
+            Figure(IDS[0], "court serve event streams held open at once", opened, "streams",
+                   f"{games} Duels, each seat's stream; default workers ({os.cpu_count()})"),
+            Figure(IDS[1], f"court serve /healthz under {opened} open streams, p99",
+                   pct(health, 0.99) * ms, "ms",
+                   f"p50 {statistics.median(health) * ms:.1f} ms, {len(health)} requests"),
+            Figure(IDS[2], f"court serve POST move under {opened} open streams, p99",
+                   pct(move_loaded + move_times, 0.99) * ms, "ms",
+                   f"p50 {statistics.median(move_loaded + move_times) * ms:.1f} ms, "
+                   f"{len(move_loaded) + len(move_times)} moves (streamed games and others)"),
+            Figure(IDS[3], "a move to its event on the other seat's stream, median",
+                   statistics.median(delays) * ms, "ms",
+                   f"from the POST sent; p90 {pct(delays, 0.9) * ms:.1f} ms, {len(delays)} moves"),
+            Figure(IDS[4], "a move to its event on the other seat's stream, slowest",
+                   max(delays) * ms, "ms", f"{len(delays)} moves over {opened} streams"),
+            Figure(IDS[5], f"court serve resident memory with {opened} streams open",
+                   rss_after, "MB", f"all workers; {rss_before:.0f} MB before the moves"),
+        ]  # fmt: skip
+
+    return Bench(IDS, run)
+
+
+def server_pid(base: str) -> int:
+    """The pid of the `court serve` listening on `base`'s port (its parent process)."""
+    port = int(base.rsplit(":", 1)[1])
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"serve" in cmdline and str(port).encode() in cmdline and b"handlers.cli" in cmdline:
+            return int(entry.name)
+    raise RuntimeError(f"no court serve on port {port}")
