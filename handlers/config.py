@@ -6,10 +6,14 @@ DynamoDB Local), AWS_REGION, ROYAL_CORS_ORIGINS (comma-separated, default *),
 ROYAL_LEADERBOARD_SHARDS (DynamoDB partitions per day's board, default 1), ROYAL_REPLAY_CACHE
 (games kept replayed per process, default 1024; 0 turns it off), ROYAL_GAME_TTL_DAYS (days
 after which an unfinished casual game nobody moved in is deleted, default 30; 0 keeps them
-for good), and the daily secret: ROYAL_DAILY_SECRET (the secret itself), or
-ROYAL_DAILY_SECRET_PARAM (the name of an SSM SecureString parameter, read once per cold
-start); with neither, on SQLite, a secret made once and kept next to the database file (mode
-0600).
+for good), POWERTOOLS_SERVICE_NAME and POWERTOOLS_METRICS_NAMESPACE (the `service` and the
+CloudWatch namespace of the Lambda entry's logs and metrics, Powertools' variables; default
+royal-court and RoyalCourt), ROYAL_CONNECTIONS_TABLE and ROYAL_WEBSOCKET_ENDPOINT (the
+WebSocket connections' table and API Gateway's Management API endpoint, for the pushes on
+AWS: handlers/lambda_push.py), and the daily secret: ROYAL_DAILY_SECRET (the secret itself), or
+ROYAL_DAILY_SECRET_PARAM (the name of an SSM SecureString parameter, read at a process's
+first daily request, and again at the next while it cannot be read: 503 meanwhile); with
+neither, on SQLite, a secret made once and kept next to the database file (mode 0600).
 """
 
 from __future__ import annotations
@@ -19,10 +23,15 @@ import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from domain.errors import StoreUnavailable
 from domain.replay_cache import ReplayCache
 from domain.service import GameService
 from domain.store import GameStore
+
+if TYPE_CHECKING:
+    from infra.push_connections import PushConnections
 
 
 def utc_now() -> str:
@@ -49,6 +58,13 @@ class Settings:
     leaderboard_shards: int = 1
     replay_cache: int = 1024  # games kept replayed per process; 0 turns the cache off
     game_ttl_days: float = 30.0  # unfinished casual games unmoved this long are deleted; 0: never
+    service_name: str = "royal-court"  # `service` in every Lambda log line and metric
+    metrics_namespace: str = "RoyalCourt"  # the CloudWatch namespace of the Lambda metrics
+    connections_table: str = "royal-court-connections"  # the WebSocket connections (AWS)
+    # API Gateway's Management API for the WebSocket API (https://<api>.execute-api.<region>.
+    # amazonaws.com/<stage>): where pushes are posted; the socket routes read it from their
+    # event when it is not set.
+    websocket_endpoint: str | None = None
 
     @classmethod
     def from_env(cls, default_store: str = "sqlite") -> Settings:
@@ -66,6 +82,10 @@ class Settings:
             leaderboard_shards=int(env.get("ROYAL_LEADERBOARD_SHARDS", "1")),
             replay_cache=int(env.get("ROYAL_REPLAY_CACHE", "1024")),
             game_ttl_days=float(env.get("ROYAL_GAME_TTL_DAYS", "30")),
+            service_name=env.get("POWERTOOLS_SERVICE_NAME") or "royal-court",
+            metrics_namespace=env.get("POWERTOOLS_METRICS_NAMESPACE") or "RoyalCourt",
+            connections_table=env.get("ROYAL_CONNECTIONS_TABLE") or "royal-court-connections",
+            websocket_endpoint=env.get("ROYAL_WEBSOCKET_ENDPOINT") or None,
         )
 
     @property
@@ -90,17 +110,22 @@ def build_store(settings: Settings) -> GameStore:
     raise ValueError(f"unknown store {settings.store!r} (sqlite or dynamodb)")
 
 
+def build_connections(settings: Settings) -> PushConnections:
+    """The WebSocket connections' table (AWS only: handlers/lambda_push.py)."""
+    from infra.dynamo_store import make_client
+    from infra.push_connections import PushConnections
+
+    client = make_client(settings.endpoint_url, settings.region)
+    return PushConnections(client, settings.connections_table)
+
+
 def daily_secret(settings: Settings) -> bytes:
     """The key of the daily deals: from the environment, from SSM, or kept beside the SQLite
     file (made on first use, readable by its owner only)."""
     if settings.daily_secret:
         return settings.daily_secret.encode("utf-8")
     if settings.daily_secret_param:
-        import boto3
-
-        ssm = boto3.client("ssm", region_name=settings.region or "us-east-1")
-        found = ssm.get_parameter(Name=settings.daily_secret_param, WithDecryption=True)
-        return str(found["Parameter"]["Value"]).encode("utf-8")
+        return _ssm_secret(settings.daily_secret_param, settings.region)
     if settings.store != "sqlite":
         return b""  # daily challenges answer 503 until a secret is configured
     path = Path(f"{settings.db}.daily-secret")
@@ -109,6 +134,36 @@ def daily_secret(settings: Settings) -> bytes:
         with os.fdopen(descriptor, "w") as f:
             f.write(secrets.token_hex(32))
     return path.read_text().strip().encode("utf-8")
+
+
+SSM_MISSING = ("ParameterNotFound", "ParameterVersionNotFound", "AccessDeniedException")
+"""SSM errors that no retry mends: the operator must create the parameter (or grant it)."""
+
+
+def _ssm_secret(name: str, region: str | None) -> bytes:
+    """The daily secret from an SSM parameter. Any failure to read it is `StoreUnavailable`
+    (503 with Retry-After, its cause logged), never a 500: a fresh deploy whose parameter
+    was not created yet, or SSM throttling, leaves every game route working and the daily
+    routes saying "come back". Nothing is kept on failure, so the next request reads again
+    and the parameter takes effect without a redeploy."""
+    import boto3
+    from botocore.exceptions import BotoCoreError, ClientError
+
+    try:
+        ssm = boto3.client("ssm", region_name=region or "us-east-1")
+        found = ssm.get_parameter(Name=name, WithDecryption=True)
+    except ClientError as e:
+        code = e.response.get("Error", {}).get("Code", "")
+        if code in SSM_MISSING:
+            raise StoreUnavailable(
+                f"the daily secret's SSM parameter {name} cannot be read ({code}): create it "
+                "with scripts/daily_secret.py (docs/deploy.md)",
+                retry_after=300,
+            ) from e
+        raise StoreUnavailable(f"SSM: {code or e}", retry_after=5) from e
+    except BotoCoreError as e:
+        raise StoreUnavailable(f"SSM: {e}", retry_after=5) from e
+    return str(found["Parameter"]["Value"]).encode("utf-8")
 
 
 def build_service(settings: Settings) -> GameService:

@@ -22,6 +22,22 @@ def dynamodb_local_endpoint():
             yield endpoint
 
 
+@pytest.fixture(autouse=True)
+def _logging_as_it_was():
+    """A test that imports the Lambda entry configures the app's loggers as Lambda would
+    (JSON on stdout, not propagated): undone after it, so that later tests' caplog still
+    sees them."""
+    import logging
+
+    loggers = [logging.getLogger(n) for n in ("royal_court", "royal_court.access")]
+    saved = [(lg, list(lg.handlers), lg.level, lg.propagate) for lg in loggers]
+    yield
+    for lg, handlers, level, propagate in saved:
+        lg.handlers[:] = handlers
+        lg.setLevel(level)
+        lg.propagate = propagate
+
+
 @pytest.fixture
 def aws_credentials(monkeypatch):
     for key, value in FAKE_CREDENTIALS.items():

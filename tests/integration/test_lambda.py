@@ -122,3 +122,131 @@ def test_the_web_client_is_served_on_lambda_too(handler):
     script = handler(event("GET", "/web/js/app.js"), None)
     assert script["statusCode"] == 200
     assert "javascript" in {k.lower(): v for k, v in script["headers"].items()}["content-type"]
+
+
+class LambdaContext:
+    """The attributes of the Python runtime's context object that the entry point reads."""
+
+    function_name = "royal-court-test-api"
+    memory_limit_in_mb = 512
+    invoked_function_arn = "arn:aws:lambda:us-east-1:123456789012:function:royal-court-test-api"
+
+    def __init__(self, request_id):
+        self.aws_request_id = request_id
+
+
+@pytest.fixture
+def cold_start(monkeypatch, aws_credentials):
+    """A function that imports the Lambda entry afresh (a cold start) with these settings,
+    inside one moto account."""
+    monkeypatch.setenv("ROYAL_TABLE", TABLE)
+    monkeypatch.delenv("ROYAL_STORE", raising=False)
+    monkeypatch.delenv("ROYAL_DAILY_SECRET", raising=False)
+    monkeypatch.delenv("ROYAL_DAILY_SECRET_PARAM", raising=False)
+    with mock_aws():
+        DynamoStore(make_client(None, "us-east-1"), TABLE).create_table()
+
+        def start(**env):
+            for name, value in env.items():
+                monkeypatch.setenv(name, value)
+            return importlib.reload(importlib.import_module("handlers.lambda_handler")).handler
+
+        yield start
+
+
+def json_lines(out):
+    return [json.loads(line) for line in out.splitlines() if line.strip()]
+
+
+def test_a_missing_ssm_parameter_is_a_503_with_its_cause_logged(cold_start, capsys):
+    """A fresh deploy whose daily secret's parameter does not exist yet: the daily routes say
+    "retry later" (503 problem, Retry-After) and the log says which parameter is missing;
+    once it is created the next request works, with no redeploy."""
+    import boto3
+
+    name = "/royal-court/test/daily-secret"
+    handler = cold_start(ROYAL_DAILY_SECRET_PARAM=name)
+    capsys.readouterr()
+    response = handler(event("GET", "/v1/daily/today"), LambdaContext("req-1"))
+    assert response["statusCode"] == 503, body_of(response)
+    assert response["headers"]["content-type"] == "application/problem+json"
+    assert body_of(response)["type"] == "urn:royal-court:problem:store-unavailable"
+    assert int(response["headers"]["retry-after"]) >= 60
+    (cause,) = [e for e in json_lines(capsys.readouterr().out) if e.get("level") == "WARNING"]
+    assert name in cause["message"] and "ParameterNotFound" in cause["message"]
+    assert cause["function_request_id"] == "req-1" and "exception" not in cause
+    boto3.client("ssm", region_name="us-east-1").put_parameter(
+        Name=name, Value="a-daily-secret", Type="SecureString"
+    )
+    response = handler(event("GET", "/v1/daily/today"), LambdaContext("req-2"))
+    assert response["statusCode"] == 200, body_of(response)
+
+
+def test_access_lines_are_json_with_the_request_ids_and_no_secret(cold_start, capsys):
+    """One JSON line per request, in Powertools Logger's keys, with Lambda's and API Gateway's
+    request ids; never the token nor the query string. The cold start is an EMF metric."""
+    handler = cold_start(POWERTOOLS_SERVICE_NAME="royal-court-test")
+    capsys.readouterr()
+    token, secret = "tok-" + "x" * 28, "query-secret-value"
+    request = event("GET", "/v1/games/nope", headers={"authorization": f"Bearer {token}"})
+    request["rawQueryString"] = f"wait=1&token={secret}"
+    refused = handler(request, LambdaContext("req-a"))["statusCode"]
+    assert refused == 422  # no such query parameter
+    assert handler(event("GET", "/healthz"), LambdaContext("req-b"))["statusCode"] == 200
+    out = capsys.readouterr().out
+    assert token not in out and secret not in out
+    lines = json_lines(out)
+    (metric,) = [line for line in lines if "_aws" in line]
+    assert metric["ColdStart"] == [1.0] and metric["function_name"] == "royal-court-test-api"
+    (directive,) = metric["_aws"]["CloudWatchMetrics"]
+    assert directive["Metrics"] == [{"Name": "ColdStart", "Unit": "Count"}]
+    assert directive["Dimensions"] == [["function_name", "service"]]
+    assert isinstance(metric["_aws"]["Timestamp"], int)
+    first, second = [line for line in lines if line.get("message") == "request"]
+    for line, request_id, path, status in ((first, "req-a", "/v1/games/nope", refused),
+                                           (second, "req-b", "/healthz", 200)):  # fmt: skip
+        assert line["level"] == "INFO" and line["service"] == "royal-court-test"
+        assert line["function_request_id"] == request_id
+        assert line["correlation_id"] == EVENT["requestContext"]["requestId"]
+        assert line["function_name"] == LambdaContext.function_name
+        assert line["function_memory_size"] == 512
+        assert line["method"] == "GET" and line["path"] == path and line["status"] == status
+        assert 0 <= line["duration_ms"] < 10_000
+        assert line["timestamp"].endswith("+00:00") and "T" in line["timestamp"]
+    assert first["cold_start"] is True and second["cold_start"] is False
+    # Only the entry point's line: Flask's own access line is not written twice.
+    assert len([line for line in lines if "_aws" not in line]) == 2
+
+
+def test_vary_keeps_authorization_and_origin_on_lambda(cold_start):
+    """The payload 2.0 response has one value per header name: both `Vary` values must be in
+    it, or a shared cache could serve one seat's view to another (issue 30)."""
+    # Two origins: the answer's Access-Control-Allow-Origin then depends on the Origin.
+    handler = cold_start(ROYAL_CORS_ORIGINS="https://play.example.com,https://b.example.com")
+    origin = {"origin": "https://play.example.com"}
+    created = handler(event("POST", "/v1/games", {"ruleset": "royal-assassin"}, origin), None)
+    game = body_of(created)
+    read = handler(
+        event("GET", f"/v1/games/{game['game']['id']}",
+              headers={**origin, "authorization": f"Bearer {game['token']}"}),
+        None,
+    )  # fmt: skip
+    assert read["statusCode"] == 200
+    names = {v.strip().lower() for v in read["headers"]["vary"].split(",")}
+    assert names == {"authorization", "origin"}
+
+
+def test_every_link_of_the_web_page_works_on_lambda(cold_start):
+    """On Lambda there is no Swagger UI, so the page's "API" link goes to the spec: every
+    same-origin link and asset of the page answers 200 through the Lambda entry."""
+    import re
+
+    handler = cold_start()
+    page = handler(event("GET", "/"), None)
+    assert page["statusCode"] == 200
+    html = page["body"] if not page.get("isBase64Encoded") else base64.b64decode(page["body"])
+    html = html.decode() if isinstance(html, bytes) else html
+    links = set(re.findall(r'(?:href|src)="(/[^"/][^"]*)"', html))
+    assert "/openapi.yaml" in links and "/docs" not in links
+    for link in sorted(links):
+        assert handler(event("GET", link), None)["statusCode"] == 200, link

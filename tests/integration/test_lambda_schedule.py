@@ -12,7 +12,7 @@ from moto import mock_aws
 
 from domain.registry import GAMES
 from infra.dynamo_store import DynamoStore, make_client
-from tests.integration.test_lambda import body_of, event
+from tests.integration.test_lambda import LambdaContext, body_of, event
 from tests.unit.test_prepare_daily import quick_select
 
 SCHEDULED = json.loads((Path(__file__).parent / "events" / "scheduled_event.json").read_text())
@@ -39,7 +39,7 @@ def test_the_scheduled_entry_keeps_today_and_tomorrow(lambda_module, capsys):
     module, store = lambda_module
     now = datetime.now(UTC)
     days = [now.date().isoformat(), (now + timedelta(days=1)).date().isoformat()]
-    result = module.prepare_daily(SCHEDULED, None)
+    result = module.prepare_daily(SCHEDULED, LambdaContext("scheduled-1"))
     assert sorted(result["prepared"]) == [f"{d}/{r}" for d in days for r in SOLITAIRES]
     for day in days:
         for ruleset in SOLITAIRES:
@@ -49,6 +49,9 @@ def test_the_scheduled_entry_keeps_today_and_tomorrow(lambda_module, capsys):
     assert logged["scheduled_at"] == SCHEDULED["time"] and len(logged["prepared"]) == 2 * len(
         SOLITAIRES
     )
+    # A JSON line with the invocation's keys, like the API's (docs/deploy.md).
+    assert logged["level"] == "INFO" and logged["function_request_id"] == "scheduled-1"
+    assert logged["cold_start"] is True
     assert module.prepare_daily(SCHEDULED, None) == {"prepared": []}  # kept: nothing to do
     # The API's first request of the day reads them: the same commitments, and no solver.
     response = module.handler(event("GET", "/v1/daily/today"), None)

@@ -103,6 +103,7 @@ def test_least_privilege_on_the_table_only(packaged):
     assert set(resources(template, "AWS::IAM::Role")) == {
         "IamRoleLambdaExecution",
         "ExpiredGamesRole",
+        "PushRole",
     }
 
 
@@ -151,9 +152,10 @@ def test_table_function_and_api(packaged):
 
 
 CREATION_ROUTES = {"POST /v1/games", "POST /v1/players", "POST /v1/daily/{date}/{ruleset}/games"}
+COSTLY_ROUTES = {"POST /v1/records/verify", "GET /v1/games/{game_id}/replay"}
 
 
-def test_creation_routes_are_throttled_below_the_stage_default(packaged):
+def test_creation_and_costly_routes_are_throttled_below_the_stage_default(packaged):
     _, _, template = packaged
     stage = template["Resources"]["HttpApiStage"]
     default = stage["Properties"]["DefaultRouteSettings"]
@@ -162,20 +164,25 @@ def test_creation_routes_are_throttled_below_the_stage_default(packaged):
         for name, r in resources(template, "AWS::ApiGatewayV2::Route").items()
     }
     settings = stage["Properties"]["RouteSettings"]
-    assert set(settings) == CREATION_ROUTES and set(routes.values()) >= CREATION_ROUTES
+    throttled = CREATION_ROUTES | COSTLY_ROUTES
+    assert set(settings) == throttled and set(routes.values()) >= throttled
     for limits in settings.values():
         # Both, always: a route setting without one falls back to the account's limit.
         assert 0 < limits["ThrottlingRateLimit"] < default["ThrottlingRateLimit"]
         assert 0 < limits["ThrottlingBurstLimit"] < default["ThrottlingBurstLimit"]
+    create = settings["POST /v1/games"]
+    for key in COSTLY_ROUTES:  # the costliest requests get the smallest share
+        assert settings[key]["ThrottlingRateLimit"] <= create["ThrottlingRateLimit"]
+        assert settings[key]["ThrottlingBurstLimit"] <= create["ThrottlingBurstLimit"]
     # The stage names those routes, so it is made after them; every other request still
     # reaches the function through the catch-all route.
-    assert {n for n, key in routes.items() if key in CREATION_ROUTES} <= set(stage["DependsOn"])
+    assert {n for n, key in routes.items() if key in throttled} <= set(stage["DependsOn"])
     assert "$default" in routes.values()
     # Each throttled key is a real operation of the API.
     import yaml
 
     spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
-    for key in CREATION_ROUTES:
+    for key in throttled:
         method, path = key.split(" ")
         assert method.lower() in spec["paths"][path], key
 
@@ -251,3 +258,123 @@ def test_expired_games_go_by_ttl_and_the_stream(packaged):
     assert all(not a.startswith(("ssm:", "iam:")) for a in by_action)
     source = zipfile.ZipFile(artifact).read("handlers/lambda_streams.py").decode()
     assert "def expired_games(event" in source
+
+
+def test_reserved_concurrency_caps_every_function(packaged):
+    """At most so many of each run at once: the API's cost and its load on the table have a
+    ceiling no other function of the account can take from, the schedule never overlaps a
+    retry, and the stream's deletes go at a bounded pace."""
+    _, _, template = packaged
+    found = template["Resources"]
+    concurrency = {
+        name: found[f"{name}LambdaFunction"]["Properties"].get("ReservedConcurrentExecutions")
+        for name in ("Api", "PrepareDaily", "ExpiredGames", "Socket", "Push")
+    }
+    assert all(concurrency.values())
+    assert concurrency["PrepareDaily"] == 1
+    assert 0 < concurrency["ExpiredGames"] < concurrency["Api"]
+    # What the stage lets in at its steady rate, at ~0.1 s a request, fits well inside.
+    stage = found["HttpApiStage"]["Properties"]["DefaultRouteSettings"]
+    assert stage["ThrottlingRateLimit"] * 0.1 < concurrency["Api"]
+    # The account keeps 100 unreserved (AWS's minimum) out of the default quota of 1,000.
+    assert sum(concurrency.values()) <= 1000 - 100
+
+
+def test_api_gateway_writes_a_json_access_log(packaged):
+    _, _, template = packaged
+    found = template["Resources"]
+    settings = found["HttpApiStage"]["Properties"]["AccessLogSettings"]
+    assert settings["DestinationArn"] == {"Fn::GetAtt": ["HttpApiLogGroup", "Arn"]}
+    group = found["HttpApiLogGroup"]["Properties"]
+    assert group["RetentionInDays"] == 30
+    fields = json.loads(settings["Format"])  # API Gateway fills in $context variables
+    assert fields["requestId"] == "$context.requestId"  # the function's correlation_id
+    for name, variable in (("method", "httpMethod"), ("path", "path"), ("status", "status"),
+                           ("routeKey", "routeKey"), ("ip", "identity.sourceIp"),
+                           ("responseLatency", "responseLatency"),
+                           ("integrationError", "integrationErrorMessage")):  # fmt: skip
+        assert fields[name] == f"$context.{variable}"
+    # Nothing that could carry a token: no header but the User-Agent, no query string.
+    variables = " ".join(fields.values()).lower()
+    assert "authorization" not in variables and "querystring" not in variables
+
+
+def test_the_functions_log_as_one_service_and_read_the_deploys_secret(packaged):
+    _, _, template = packaged
+    from scripts.daily_secret import parameter_name
+
+    env = template["Resources"]["ApiLambdaFunction"]["Properties"]["Environment"]["Variables"]
+    assert env["POWERTOOLS_SERVICE_NAME"] == "royal-court"
+    assert env["POWERTOOLS_METRICS_NAMESPACE"]
+    # The parameter the deploy step creates is the one the function reads.
+    assert env["ROYAL_DAILY_SECRET_PARAM"] == parameter_name("test")
+
+
+def test_moves_are_pushed_through_a_websocket_api(packaged):
+    """The WebSocket API's three routes go to the socket function; the table's stream, its
+    new move items only, to the push function; both with a role that reads games as the API
+    does, keeps connections in a table of their own (deleting there only), and may post to
+    the stage's connections; the connections' items expire by TTL."""
+    artifact, _, template = packaged
+    found = template["Resources"]
+    assert found["WebsocketsApi"]["Properties"]["ProtocolType"] == "WEBSOCKET"
+    routes = {
+        r["Properties"]["RouteKey"]: r["Properties"]
+        for r in resources(template, "AWS::ApiGatewayV2::Route").values()
+        if r["Properties"]["ApiId"] == {"Ref": "WebsocketsApi"}
+    }
+    assert set(routes) == {"$connect", "$disconnect", "$default"}
+    integration = found["SocketWebsocketsIntegration"]["Properties"]
+    assert "SocketLambdaFunction" in json.dumps(integration["IntegrationUri"])
+    stage = found["WebsocketsDeploymentStage"]["Properties"]["DefaultRouteSettings"]
+    assert stage["ThrottlingRateLimit"] > 0 and stage["ThrottlingBurstLimit"] > 0
+    assert "ServiceEndpointWebsocket" in template["Outputs"]  # what clients connect to
+
+    socket = found["SocketLambdaFunction"]["Properties"]
+    push = found["PushLambdaFunction"]["Properties"]
+    assert socket["Handler"] == "handlers/lambda_push.socket"
+    assert push["Handler"] == "handlers/lambda_push.push"
+    assert socket["Role"] == push["Role"] == {"Fn::GetAtt": ["PushRole", "Arn"]}
+    table = found["ConnectionsTable"]["Properties"]
+    from infra.push_connections import TTL_ATTRIBUTE
+
+    assert table["TimeToLiveSpecification"] == {"AttributeName": TTL_ATTRIBUTE, "Enabled": True}
+    assert table["BillingMode"] == "PAY_PER_REQUEST"
+    for env in (socket["Environment"]["Variables"], push["Environment"]["Variables"]):
+        assert env["ROYAL_CONNECTIONS_TABLE"] == table["TableName"]
+    assert "WebsocketsApi" in json.dumps(
+        push["Environment"]["Variables"]["ROYAL_WEBSOCKET_ENDPOINT"]
+    )
+
+    mapping = found["PushStream"]
+    props = mapping["Properties"]
+    assert props["EventSourceArn"] == {"Fn::GetAtt": ["GamesTable", "StreamArn"]}
+    assert props["FunctionName"] == {"Fn::GetAtt": ["PushLambdaFunction", "Arn"]}
+    assert "PushRole" in mapping["DependsOn"]
+    (pattern,) = [json.loads(f["Pattern"]) for f in props["FilterCriteria"]["Filters"]]
+    assert pattern == {
+        "eventName": ["INSERT"],
+        "dynamodb": {"Keys": {"sk": {"S": [{"prefix": "MOVE#"}]}}},
+    }
+
+    statements = [
+        s
+        for p in found["PushRole"]["Properties"]["Policies"]
+        for s in p["PolicyDocument"]["Statement"]
+    ]
+    games = [{"Fn::GetAtt": ["GamesTable", "Arn"]}]
+    connections = [{"Fn::GetAtt": ["ConnectionsTable", "Arn"]}]
+    on = lambda resource: {a for s in statements if s["Resource"] == resource for a in s["Action"]}  # noqa: E731
+    assert on(games) == ALLOWED  # what a read may do (a read plays a bot's due move)
+    assert on(connections) == {"dynamodb:Query", "dynamodb:GetItem", "dynamodb:PutItem",
+                               "dynamodb:DeleteItem"}  # fmt: skip
+    assert on([{"Fn::GetAtt": ["GamesTable", "StreamArn"]}]) == {
+        "dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator",
+        "dynamodb:ListStreams",
+    }  # fmt: skip
+    (manage,) = [s for s in statements if s["Action"] == ["execute-api:ManageConnections"]]
+    assert "${WebsocketsApi}/test/*/@connections/*" in json.dumps(manage["Resource"])
+    actions = {a for s in statements for a in s["Action"]}
+    assert not any(a.startswith(("ssm:", "iam:")) or a.endswith("*") for a in actions)
+    source = zipfile.ZipFile(artifact).read("handlers/lambda_push.py").decode()
+    assert "\nsocket = " in source and "def push(event" in source
