@@ -523,8 +523,10 @@ def _ruleset_views() -> dict[str, dict[str, Any]]:
         sealed = _sealable_cards(ruleset) if ruleset.max_seats == 1 else frozenset()
         for key, schema in [(name, document), *((name + d, defs[d]) for d in defs if d != "Move")]:
             schema = _retargeted(schema, targets)
-            components[key] = _sealable(schema, sealed) if sealed else schema
-        components[name]["title"] = name
+            # Titled by its component's name: generators name classes by title, and two
+            # rulesets' `Columns` would otherwise be one model (openapi-python-client then
+            # drops both, and every view with them).
+            components[key] = {**(_sealable(schema, sealed) if sealed else schema), "title": key}
     return components
 
 
@@ -600,9 +602,10 @@ def _raw_components(spec: APISpec) -> None:
     outcome = {
         "title": "Outcome",
         "type": "object",
-        "description": "How the game ended: `result` and `score` always (null in a game of "
-        "several seats seen by no seat), and what the ruleset adds (its `reason`, `winner`, "
-        "ruler, totals...).",
+        "description": "How the game ended, seen from no seat: `result` and `score` always "
+        "(both null where a ruleset tells them only from a seat's side: that seat's own are in "
+        "its view's `outcome`), and what the ruleset adds (its `reason`, `winner`, ruler, "
+        "totals...).",
         "properties": {
             "result": {"type": ["string", "null"], "x-enum": "results"},
             "score": {"anyOf": [_ref("Score"), {"type": "null"}]},

@@ -221,3 +221,13 @@ def test_links_lead_from_a_new_seat_to_playing_it():
         for link in links.values():
             assert link["operationId"] in operations
             assert "header.Authorization" in link["parameters"]
+
+
+def test_every_component_has_a_title_of_its_own():
+    """Generators name a model by its title: two components with one title become one model,
+    and openapi-python-client then drops both, with everything that references them (an
+    outside check found every view unreadable that way)."""
+    titles: dict[str, list[str]] = {}
+    for name, schema in contract.spec()["components"]["schemas"].items():
+        titles.setdefault(schema.get("title", name), []).append(name)
+    assert {t: names for t, names in titles.items() if len(names) > 1} == {}
