@@ -1,5 +1,8 @@
 """Schemathesis, in process, against the Flask app: no 5xx, every response as documented."""
 
+import json
+import subprocess
+import sys
 from collections import Counter
 
 import schemathesis
@@ -7,6 +10,7 @@ from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import ignored_auth, positive_data_acceptance
 
 from tests.api_helpers import make_app
+from tests.stores import ROOT
 
 APP = make_app()
 schema = schemathesis.openapi.from_wsgi("/openapi.yaml", APP)
@@ -29,16 +33,10 @@ def test_enough_cases_ran():
     assert len(set(CASES)) == len(list(schema.get_all_operations()))
 
 
-def test_stateful_links_play_games():
-    """Schemathesis' stateful phase follows the spec's links (a new seat's token and version
-    into reads and moves, a new player's token into its daily attempt), so it plays moves
-    and finds nothing. `ignored_auth` is left out here only: a token a link carries into
-    `Authorization` looks to it like a generated one, so a move made with the seat's real
-    token would be reported as accepted without authentication (the stateless run above
-    keeps the check)."""
+def explore_statefully() -> Counter[tuple[str, int]]:
+    """Schemathesis' stateful phase on a fresh app: every response checked, and a count of
+    (operation, status) of what it reached."""
     seen: Counter[tuple[str, int]] = Counter()
-    # Its own app, store and spec: what the stateful phase explores depends on the answers it
-    # gets, so it starts from the same empty server whatever ran before it in the session.
     own = schemathesis.openapi.from_wsgi("/openapi.yaml", make_app())
 
     class Machine(own.as_state_machine()):  # type: ignore[misc]
@@ -54,5 +52,29 @@ def test_stateful_links_play_games():
             suppress_health_check=list(HealthCheck),
         )
     )  # fmt: skip
-    assert seen[("POST /v1/games/{game_id}/moves", 201)] > 0, seen
-    assert seen[("POST /v1/daily/{date}/{ruleset}/games", 201)] > 0, seen
+    return seen
+
+
+def test_stateful_links_play_games():
+    """Schemathesis' stateful phase follows the spec's links (a new seat's token and version
+    into reads and moves, a new player's token into its daily attempt), so it plays moves
+    and finds nothing. `ignored_auth` is left out here only: a token a link carries into
+    `Authorization` looks to it like a generated one, so a move made with the seat's real
+    token would be reported as accepted without authentication (the stateless run above
+    keeps the check).
+
+    It runs in a process of its own: what the derandomized exploration reaches depends on
+    state the rest of a session leaves behind (inside a whole `make test` it reached no move,
+    alone it always does), and a check of the links must not depend on what ran before it."""
+    done = subprocess.run(
+        [sys.executable, "-m", "tests.integration.test_schemathesis"],
+        cwd=ROOT, capture_output=True, text=True, timeout=600, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr[-4000:]
+    seen = {(op, int(status)): n for op, status, n in json.loads(done.stdout.splitlines()[-1])}
+    assert seen.get(("POST /v1/games/{game_id}/moves", 201), 0) > 0, seen
+    assert seen.get(("POST /v1/daily/{date}/{ruleset}/games", 201), 0) > 0, seen
+
+
+if __name__ == "__main__":
+    print(json.dumps([[op, status, n] for (op, status), n in explore_statefully().items()]))
