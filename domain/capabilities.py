@@ -35,6 +35,10 @@ class GameEntry:
     solver: Solver | None = None
     example_seed: str = "royal"
     """The seed whose deal illustrates the game in the API documentation."""
+    rating_playouts: int = 200
+    """How many noisy greedy playouts rate a daily deal (domain/daily.py). Fewer for a game
+    whose playouts are long: a day nobody prepared is rated inside its first request, which
+    must answer well within a 512 MB Lambda's 29 s."""
     group_by: Callable[[Json], str] | None = None
     """How `court simulate` breaks its win rate down (Risus Royale: by goal), read from the
     final view a spectator sees."""

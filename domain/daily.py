@@ -7,9 +7,10 @@ budget, never a time budget), so every server with the secret picks the same dea
 in the store so that the solver runs once per day and ruleset. Without the secret nobody can
 know a future day's deal.
 
-The difficulty comes from bot playouts on the deal: 200 games of the ruleset's greedy bot,
-each of its moves replaced by a random one a fifth of the time (a playout's randomness from
-its own stream), and the share won mapped to 1-5 stars.
+The difficulty comes from bot playouts on the deal: the game's `rating_playouts` (200; Risus
+Royale's long games 100) of its greedy bot, each of its moves replaced by a random one a fifth
+of the time (a playout's randomness from its own stream), and the share won mapped to 1-5
+stars.
 """
 
 from __future__ import annotations
@@ -33,7 +34,6 @@ FIRST_DAY = "2026-11-01"
 own; nothing is chosen or stored for a day outside first day .. today)."""
 SOLVER_BUDGET = 20_000  # nodes per candidate: a first request of the day stays within seconds
 MAX_CANDIDATES = 10  # past these, candidate 0 is taken, rated as it is (solver: unknown)
-BOT_GAMES = 200
 NOISE = 5  # one move in NOISE is a random one
 STARS = ((0.5, 1), (0.25, 2), (0.1, 3), (0.02, 4))  # (bot win share at least, stars); else 5
 NAME_LENGTH = 24
@@ -71,19 +71,21 @@ def _noisy(greedy: Policy, rng: DealRandom) -> Policy:
     return choose
 
 
-def bot_wins(game: GameEntry, seed: str, games: int = BOT_GAMES) -> int:
-    """How many of `games` noisy greedy playouts of this deal win."""
+def bot_wins(game: GameEntry, seed: str, games: int | None = None) -> int:
+    """How many of `games` (the game's `rating_playouts`) noisy greedy playouts of this deal
+    win. Each plays on its own state in place (`advance`: the moves `apply` would make, with
+    no copy and no effects), the policy shown the state before each move."""
     ruleset = game.ruleset
     wins = 0
-    for i in range(games):
+    for i in range(game.rating_playouts if games is None else games):
         rng = DealRandom(seed, f"rate-{i}")
         choose = _noisy(game.policies["greedy"](rng), rng)
         state = ruleset.start(seed)
         while not ruleset.is_over(state):
             seat = ruleset.to_move(state)[0]
-            state = ruleset.apply(
+            ruleset.advance(
                 state, seat, choose(ruleset, state, seat, ruleset.legal_moves(state, seat))
-            ).state
+            )
         outcome = ruleset.outcome(state)
         wins += outcome is not None and outcome["result"] == "won"
     return wins
@@ -100,16 +102,16 @@ def select(game: GameEntry, secret: bytes, date: str) -> DailyDeal:
                 verdict = {"winnable": True, "complete": True, "nodes": solution.nodes}
                 break
     seed = candidate_seed(secret, date, game.id, chosen)
-    wins = bot_wins(game, seed)
+    wins = bot_wins(game, seed, game.rating_playouts)
     return DailyDeal(
         date=date,
         ruleset=game.id,
         seed=seed,
         seed_commitment=seed_commitment(seed),
         candidate=chosen,
-        difficulty=stars(wins, BOT_GAMES),
+        difficulty=stars(wins, game.rating_playouts),
         bot_wins=wins,
-        bot_games=BOT_GAMES,
+        bot_games=game.rating_playouts,
         solver=verdict,
     )
 
