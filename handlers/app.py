@@ -214,6 +214,7 @@ def create_app(
     long_polls: int | None = None,
     games_per_minute: float = 0,
     players_per_minute: float = 0,
+    push_url: str | None = None,
 ) -> Flask:
     """The API over `service`.
 
@@ -233,6 +234,10 @@ def create_app(
         PLAYERS_PER_MINUTE=players_per_minute,
     )
     waiting = None if long_polls is None else threading.BoundedSemaphore(max(0, long_polls))
+    web_csp = WEB_CSP
+    if push_url:
+        push_origin = "/".join(push_url.split("/", 3)[:3])  # wss://host[:port]
+        web_csp = WEB_CSP.replace("connect-src 'self'", f"connect-src 'self' {push_origin}")
     events = app.extensions["royal_court.events"] = GameEvents(service)
     games_limit = RateLimiter(games_per_minute) if games_per_minute > 0 else None
     players_limit = RateLimiter(players_per_minute) if players_per_minute > 0 else None
@@ -249,7 +254,7 @@ def create_app(
             "If-None-Match",
             "Last-Event-ID",
         ],
-        expose_headers=["ETag", "Location", "Retry-After", "Content-Disposition"],
+        expose_headers=["ETag", "Location", "Retry-After", "Content-Disposition", "Link"],
         max_age=600,
     )
 
@@ -337,6 +342,8 @@ def create_app(
             else:  # every waiting place is taken: the state now, and when to ask again
                 headers["Retry-After"] = str(WAIT_RETRY_SECONDS)
         headers["ETag"] = _etag(snap.game["version"])
+        if push_url:  # the id is a stored game's: URL-safe
+            headers["Link"] = f'<{push_url}?game={snap.game["id"]}>; rel="push"'
         if _if_none_match(snap.game["version"]):
             resp = Response(status=304)
             resp.headers.update(headers)
@@ -481,13 +488,13 @@ def create_app(
     def openapi() -> Response:
         return Response(_openapi_text(), mimetype="application/yaml")
 
-    _add_web_client(app, docs_enabled)
+    _add_web_client(app, docs_enabled, web_csp)
     if docs_enabled:
         _add_docs(app)
     return app
 
 
-def _add_web_client(app: Flask, docs_enabled: bool = True) -> None:
+def _add_web_client(app: Flask, docs_enabled: bool = True, web_csp: str = WEB_CSP) -> None:
     """The first-party web client (docs/web-client.md): static files that use only the public
     API above, served from package data on the same origin (locally and on Lambda alike).
 
@@ -503,7 +510,7 @@ def _add_web_client(app: Flask, docs_enabled: bool = True) -> None:
             resp.direct_passthrough = False
             html = resp.get_data().replace(b'href="/docs"', b'href="/openapi.yaml"')
             resp.set_data(html.replace(b">/docs</a>", b">/openapi.yaml</a>"))
-        resp.headers["Content-Security-Policy"] = WEB_CSP
+        resp.headers["Content-Security-Policy"] = web_csp
         resp.headers["Referrer-Policy"] = "no-referrer"
         resp.headers["X-Content-Type-Options"] = "nosniff"
         return resp

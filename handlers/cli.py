@@ -445,19 +445,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from handlers.streams import MAX_STREAMS, MAX_STREAMS_PER_GAME
 
     env = Settings.from_env()
-    settings = Settings(
+    settings = replace(  # the environment's settings, the command line's options over them
+        env,
         store=args.store or env.store,
         db=args.db or env.db,
         table=args.table or env.table,
         endpoint_url=args.endpoint_url or env.endpoint_url,
-        region=env.region,
         cors_origins=tuple(args.cors_origins.split(",")) if args.cors_origins else env.cors_origins,
         create_table=args.create_table,
-        daily_secret=env.daily_secret,
-        daily_secret_param=env.daily_secret_param,
-        leaderboard_shards=env.leaderboard_shards,
-        replay_cache=env.replay_cache,
-        game_ttl_days=env.game_ttl_days,
     )
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     # waitress warns "Task queue depth is N" on every request queued behind busy threads: a
@@ -523,6 +518,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
             long_polls=long_polls,
             games_per_minute=args.games_per_minute,
             players_per_minute=args.players_per_minute,
+            push_url=settings.push_url,
         )
 
     def background() -> None:  # in worker 0 only, after the fork (docs/daily.md, docs/api.md)

@@ -10,7 +10,8 @@ for good), POWERTOOLS_SERVICE_NAME and POWERTOOLS_METRICS_NAMESPACE (the `servic
 CloudWatch namespace of the Lambda entry's logs and metrics, Powertools' variables; default
 royal-court and RoyalCourt), ROYAL_CONNECTIONS_TABLE and ROYAL_WEBSOCKET_ENDPOINT (the
 WebSocket connections' table and API Gateway's Management API endpoint, for the pushes on
-AWS: handlers/lambda_push.py), and the daily secret: ROYAL_DAILY_SECRET (the secret itself), or
+AWS: handlers/lambda_push.py), ROYAL_PUSH_URL (that WebSocket API's wss:// address, linked
+from game reads for clients), and the daily secret: ROYAL_DAILY_SECRET (the secret itself), or
 ROYAL_DAILY_SECRET_PARAM (the name of an SSM SecureString parameter, read at a process's
 first daily request, and again at the next while it cannot be read: 503 meanwhile); with
 neither, on SQLite, a secret made once and kept next to the database file (mode 0600).
@@ -65,6 +66,10 @@ class Settings:
     # amazonaws.com/<stage>): where pushes are posted; the socket routes read it from their
     # event when it is not set.
     websocket_endpoint: str | None = None
+    # The WebSocket API's own address for clients (wss://<api>.execute-api.<region>.amazonaws.
+    # com/<stage>): game reads link it (`Link: <…?game=<id>>; rel="push"`), and the web client
+    # then waits on it instead of an event stream or long-polls. None: not linked.
+    push_url: str | None = None
 
     @classmethod
     def from_env(cls, default_store: str = "sqlite") -> Settings:
@@ -86,6 +91,7 @@ class Settings:
             metrics_namespace=env.get("POWERTOOLS_METRICS_NAMESPACE") or "RoyalCourt",
             connections_table=env.get("ROYAL_CONNECTIONS_TABLE") or "royal-court-connections",
             websocket_endpoint=env.get("ROYAL_WEBSOCKET_ENDPOINT") or None,
+            push_url=env.get("ROYAL_PUSH_URL") or None,
         )
 
     @property

@@ -30,7 +30,12 @@ settings = Settings.from_env(default_store="dynamodb")
 # 503s and tracebacks, each with the Lambda and API Gateway request ids.
 lambda_logging.configure(settings.service_name)
 service = build_service(settings)
-app = create_app(service, cors_origins=list(settings.cors_origins), docs_enabled=False)
+app = create_app(
+    service,
+    cors_origins=list(settings.cors_origins),
+    docs_enabled=False,
+    push_url=settings.push_url,
+)
 handler = lambda_logging.instrument(
     make_lambda_handler(app), settings.service_name, settings.metrics_namespace
 )

@@ -90,6 +90,16 @@ GAME_ID = {
     "description": "The id returned when the game was created.",
 }
 ETAG_HEADER = {"ETag": {"schema": {"type": "string"}, "description": 'The version, e.g. "3".'}}
+PUSH_LINK_HEADER = {
+    "Link": {
+        "schema": {"type": "string", "pattern": '^<wss?://[^>]+[?]game=[^>]+>; rel="push"$'},
+        "description": "Only where the deploy offers one (AWS: ROYAL_PUSH_URL): the WebSocket "
+        'to wait on for this game\'s next versions, `<wss://…?game=<id>>; rel="push"`. Open it '
+        'and send `{"action": "watch", "token": "<your token>", "last_event_id": <version>}` '
+        "(no token: a spectator); each message is then what the event stream's `data:` would "
+        "be (docs/api.md, Streams).",
+    }
+}
 
 EXAMPLE_GAME = next(iter(GAMES.values()))  # the first game registered illustrates the spec
 
@@ -905,12 +915,13 @@ def build_spec() -> APISpec:
                         "GameWithView",
                         "The game and the view.",
                         {"game": game_example, "view": view_example},
-                        headers=ETAG_HEADER,
+                        headers={**ETAG_HEADER, **PUSH_LINK_HEADER},
                     ),
                     "304": {
                         "description": "Not modified (If-None-Match matched the ETag).",
                         "headers": {
                             **ETAG_HEADER,
+                            **PUSH_LINK_HEADER,
                             "Retry-After": {
                                 "schema": {"type": "integer"},
                                 "description": "Only when no place to wait was free: seconds "

@@ -131,3 +131,22 @@ def test_swagger_ui_cannot_be_framed_and_runs_only_its_own_scripts(client):
         assert f"'sha256-{digest}'" in directives["script-src"]
     asset = client.get("/docs/swagger-ui-bundle.js")
     assert asset.status_code == 200 and asset.headers["X-Frame-Options"] == "DENY"
+
+
+def test_game_reads_link_the_push_websocket_where_the_deploy_offers_one(service):
+    """On AWS (ROYAL_PUSH_URL) a game read links the WebSocket to wait on, the web client's CSP
+    lets the page open it, and a browser on another origin may read the link (CORS)."""
+    push = "wss://f9g8h7j6k5.execute-api.us-east-1.amazonaws.com/prod"
+    linked = create_app(service, push_url=push).test_client()
+    created = linked.post("/v1/games", json={"ruleset": "royal-assassin-duel"}).json
+    gid, token = created["game"]["id"], created["token"]
+    for headers in (auth(token), {}, {**auth(token), "If-None-Match": '"1"'}):
+        r = linked.get(f"/v1/games/{gid}", headers={**headers, "Origin": "https://x.example"})
+        assert r.status_code in (200, 304)
+        assert r.headers["Link"] == f'<{push}?game={gid}>; rel="push"'
+        assert "Link" in r.headers["Access-Control-Expose-Headers"]
+    page = linked.get("/play").headers["Content-Security-Policy"]
+    assert "connect-src 'self' wss://f9g8h7j6k5.execute-api.us-east-1.amazonaws.com;" in page
+    plain = create_app(service).test_client()
+    assert "Link" not in plain.get(f"/v1/games/{gid}", headers=auth(token)).headers
+    assert "connect-src 'self';" in plain.get("/play").headers["Content-Security-Policy"]

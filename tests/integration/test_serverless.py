@@ -193,7 +193,8 @@ def test_daily_deals_are_prepared_on_a_schedule(packaged):
     assert function["Handler"] == "handlers/lambda_handler.prepare_daily"
     api = template["Resources"]["ApiLambdaFunction"]["Properties"]
     assert function["Role"] == api["Role"]  # the same least-privilege role (GetItem, PutItem)
-    assert function["Environment"] == api["Environment"]
+    shared = {k: v for k, v in api["Environment"]["Variables"].items() if k != "ROYAL_PUSH_URL"}
+    assert function["Environment"]["Variables"] == shared  # the store and secret alike
     assert function["Timeout"] > api["Timeout"] and function["Timeout"] <= 900
     (name, rule), = resources(template, "AWS::Events::Rule").items()  # fmt: skip
     props = rule["Properties"]
@@ -378,3 +379,15 @@ def test_moves_are_pushed_through_a_websocket_api(packaged):
     assert not any(a.startswith(("ssm:", "iam:")) or a.endswith("*") for a in actions)
     source = zipfile.ZipFile(artifact).read("handlers/lambda_push.py").decode()
     assert "\nsocket = " in source and "def push(event" in source
+
+
+def test_game_reads_link_the_websocket_api_clients_wait_on(packaged):
+    """The API function knows the WebSocket API's wss:// address (its id, region and stage),
+    which it links from game reads; the push function posts to the same API over https."""
+    _, _, template = packaged
+    api = template["Resources"]["ApiLambdaFunction"]["Properties"]["Environment"]["Variables"]
+    push = template["Resources"]["PushLambdaFunction"]["Properties"]["Environment"]["Variables"]
+    [_, linked] = api["ROYAL_PUSH_URL"]["Fn::Join"]
+    [_, posted] = push["ROYAL_WEBSOCKET_ENDPOINT"]["Fn::Join"]
+    assert linked[0] == "wss://" and posted[0] == "https://"
+    assert linked[1:] == posted[1:] and {"Ref": "WebsocketsApi"} in linked

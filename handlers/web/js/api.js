@@ -73,6 +73,61 @@ export async function* eventStream(path, { token, lastEventId, signal } = {}) {
   }
 }
 
+/** The `rel="push"` target of a response's Link header: the WebSocket a deploy on AWS offers
+ * for waiting (docs/api.md, "Streams"), or null. */
+export function pushLink(headers) {
+  const link = headers?.get("Link") || "";
+  const match = /<([^>]+)>\s*;\s*rel="?push"?/.exec(link);
+  return match && /^wss?:\/\//.test(match[1]) ? match[1] : null;
+}
+
+const PUSH_PING_MS = 5 * 60 * 1000; // API Gateway closes a connection idle for 10 minutes
+
+/**
+ * The same events as `eventStream`, pushed through a WebSocket (API Gateway's on AWS): the
+ * token goes in the first message, never in the URL. Yields {id, data}; returns when the
+ * connection closes (reconnect with the last id); a problem document sent instead of an event
+ * throws ApiError, and so does a connection that never opens.
+ */
+export async function* pushStream(url, { token, lastEventId, signal } = {}) {
+  const socket = new WebSocket(url);
+  const queue = [];
+  let wake = null;
+  let opened = false;
+  const push = (item) => { queue.push(item); if (wake) { wake(); wake = null; } };
+  socket.onopen = () => {
+    opened = true;
+    const hello = { action: "watch", last_event_id: lastEventId ?? null };
+    if (token) hello.token = token;
+    socket.send(JSON.stringify(hello));
+  };
+  socket.onmessage = (message) => push({ message });
+  socket.onclose = () => push({ closed: true });
+  const stop = () => socket.close();
+  signal?.addEventListener("abort", stop);
+  const ping = setInterval(() => {
+    if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ action: "ping" }));
+  }, PUSH_PING_MS);
+  try {
+    for (;;) {
+      if (!queue.length) await new Promise((resolve) => { wake = resolve; });
+      const item = queue.shift();
+      if (item.closed) {
+        if (!opened) throw new ApiError(502, { title: "The push connection did not open" });
+        return;
+      }
+      let data;
+      try { data = JSON.parse(item.message.data); } catch { continue; }
+      if (data && data.game && data.view) yield { id: String(data.game.version), data };
+      else if (data && data.status) throw new ApiError(data.status, data);
+    }
+  } finally {
+    clearInterval(ping);
+    signal?.removeEventListener("abort", stop);
+    socket.close();
+  }
+}
+
 /** A fresh Idempotency-Key: a retried click can never play a move twice. */
 export function newKey() {
   if (globalThis.crypto?.randomUUID) return crypto.randomUUID();

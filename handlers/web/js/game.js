@@ -2,7 +2,7 @@
 // move, waiting for the other seat, and around a finished game: the deal verified, the record,
 // the replay and the share link.
 
-import { api, ApiError, eventStream, newKey, storage } from "./api.js";
+import { api, ApiError, eventStream, newKey, pushLink, pushStream, storage } from "./api.js";
 import { generic, renderBoard } from "./boards.js";
 import { verifyDeal } from "./deal.js";
 import { movesPanel } from "./moves.js";
@@ -73,6 +73,8 @@ export async function gamePage(root, gameId, rulesets) {
     page.game = data.game;
     page.view = data.view;
     page.etag = headers.get("ETag");
+    // On AWS, the WebSocket to wait on instead of /events (null for good once it has failed).
+    if (page.push !== null) page.push = pushLink(headers);
   }
 
   function stopPolling() {
@@ -98,8 +100,9 @@ export async function gamePage(root, gameId, rulesets) {
       const started = Date.now();
       let events = 0;
       try {
-        for await (const { data } of eventStream(`${path}/events`, {
-          token: token(), lastEventId: page.game.version, signal: controller.signal })) {
+        const from = { token: token(), lastEventId: page.game.version, signal: controller.signal };
+        const source = page.push ? pushStream(page.push, from) : eventStream(`${path}/events`, from);
+        for await (const { data } of source) {
           events += 1;
           failures = 0;
           if (data.game.version === page.game.version) continue;
@@ -128,14 +131,18 @@ export async function gamePage(root, gameId, rulesets) {
     return true;
   }
 
-  /** While it is not our move: the event stream, else long-polls (each answers as soon as
-   * the version changes). */
+  /** While it is not our move: the push WebSocket where the API links one (AWS), else the
+   * event stream, else long-polls (each answers as soon as the version changes). */
   async function waitForChange() {
     if (page.poll || !page.alive) return;
     const controller = new AbortController();
     page.poll = controller;
     if (page.streams !== false) {
       if (await followStream(controller)) return;
+      if (page.push && page.poll === controller && page.alive) {
+        page.push = null; // the WebSocket failed twice: the event stream, then long-polls
+        if (await followStream(controller)) return;
+      }
       page.streams = false; // this page long-polls from now on
       if (page.poll !== controller || !page.alive) return;
     }
