@@ -17,12 +17,10 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
 
 from domain.daily import FIRST_DAY
 from domain.errors import Forbidden, GameNotFound, GameOver, IllegalMove, Json, ReplayError
 from domain.playthrough import Playthrough
-from domain.record import move_salt
 from domain.registry import get_ruleset
 from domain.replay_cache import ReplayCache
 from domain.store import (
@@ -31,10 +29,10 @@ from domain.store import (
     GameRecord,
     GameStore,
     LeaderboardPort,
-    MoveEvent,
     PlayerPort,
     StoredGame,
 )
+from domain.usecases.shown import logged, masked
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 """What a game id can look like (the service issues 32 URL-safe characters)."""
@@ -77,32 +75,6 @@ def epoch(at: str) -> int:
     1795305600
     """
     return int(datetime.fromisoformat(at).timestamp())
-
-
-def logged(event: MoveEvent, shown: Json, chain_key: str | None) -> Json:
-    """A move as published in logs and records (the Idempotency-Key stays private), with
-    `shown`, the move as the requester may see it (the ruleset's `public_log`). Its `salt`
-    comes only with the whole move: the hash of a move shown in part (cards face down, a
-    sealed choice) chains from a salt nobody else has, so trying every possible move against
-    it finds nothing, while every move a requester sees whole can be checked link by link."""
-    out = {"seq": event.seq, "seat": event.seat, "move": shown, "at": event.at,
-           "hash": event.hash}  # fmt: skip
-    if chain_key is not None and shown == event.move:
-        out["salt"] = move_salt(chain_key, event.seq)
-    return out
-
-
-def masked(value: Any, cards: frozenset[str]) -> Any:
-    """`value` with every string that names one of `cards` replaced by null."""
-    if not cards:
-        return value
-    if isinstance(value, str):
-        return None if value in cards else value
-    if isinstance(value, list):
-        return [masked(v, cards) for v in value]
-    if isinstance(value, dict):
-        return {k: masked(v, cards) for k, v in value.items()}
-    return value
 
 
 class Court:

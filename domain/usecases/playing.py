@@ -19,7 +19,8 @@ from domain.playthrough import Playthrough
 from domain.store import StoredGame
 from domain.usecases.appending import append
 from domain.usecases.bots import bot_due, play_bots
-from domain.usecases.court import Court, Snapshot, masked
+from domain.usecases.court import Court, Snapshot
+from domain.usecases.shown import masked
 
 MAX_EVENTS = 2000
 """The most events a player may append to one game, undo included (past that only `resign`

@@ -6,7 +6,8 @@ from domain.errors import InvalidRequest, Json, Unauthenticated
 from domain.record import RECORD_FORMAT, RECORD_FORMAT_V1
 from domain.registry import get_ruleset
 from domain.store import GameRecord
-from domain.usecases.court import MAX_PAGE, Court, masked
+from domain.usecases.court import MAX_PAGE, Court
+from domain.usecases.shown import masked
 
 
 def moves(court: Court, game_id: str, token: str | None = None) -> list[Json]:

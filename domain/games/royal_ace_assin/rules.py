@@ -200,7 +200,8 @@ class State:
         new.placed = self.placed[:]
         new.sealed = self.sealed[:]
         new.first_assassin, new.winner, new.ruler = self.first_assassin, self.winner, self.ruler
-        new.decided_by, new.tiebreak, new.resigned = self.decided_by, self.tiebreak, self.resigned
+        new.decided_by, new.resigned = self.decided_by, self.resigned
+        new.tiebreak = [pair[:] for pair in self.tiebreak]  # appended to at a tie: not shared
         return new
 
     @property

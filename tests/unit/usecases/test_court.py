@@ -5,7 +5,8 @@ import pytest
 from domain.errors import Forbidden, GameNotFound
 from domain.replay_cache import ReplayCache
 from domain.usecases import games
-from domain.usecases.court import Court, masked
+from domain.usecases.court import Court
+from domain.usecases.shown import masked
 from tests.api_helpers import counting_secrets
 from tests.unit.usecases.conftest import keep_deal
 
