@@ -11,16 +11,19 @@ removed by anything but TTL is left alone (serverless.yml filters those out too)
 
 from __future__ import annotations
 
-import json
+import logging
 from typing import Any
 
+from handlers import lambda_logging
 from handlers.config import Settings, build_store
 from infra.dynamo_store import RECORD_SK, DynamoStore
 
 TTL_PRINCIPAL = {"type": "Service", "principalId": "dynamodb.amazonaws.com"}
 
 settings = Settings.from_env(default_store="dynamodb")
+lambda_logging.configure(settings.service_name)  # JSON lines, as the API's entry writes them
 store = build_store(settings)
+log = logging.getLogger("royal_court.expiry")
 
 
 def expired_game(record: dict[str, Any]) -> str | None:
@@ -44,5 +47,6 @@ def expired_games(event: dict[str, Any], context: object) -> dict[str, Any]:
         game_id = expired_game(record)
         if game_id is not None:
             deleted[game_id] = store.delete_game_items(game_id)
-    print(json.dumps({"expired_games": len(deleted), "items_deleted": sum(deleted.values())}))
-    return {"games": len(deleted), "items": sum(deleted.values())}
+    items = sum(deleted.values())
+    log.info("expired games deleted", extra={"expired_games": len(deleted), "items_deleted": items})
+    return {"games": len(deleted), "items": items}

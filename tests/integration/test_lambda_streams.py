@@ -73,6 +73,15 @@ def test_ttl_removal_of_a_record_deletes_the_games_moves(streams):
     assert module.expired_games(REMOVED, None) == {"games": 1, "items": 0}  # a retry: harmless
 
 
+def test_each_batch_is_logged_as_a_json_line(streams, capsys):
+    module, _ = streams
+    capsys.readouterr()
+    module.expired_games(REMOVED, None)
+    [line] = [json.loads(x) for x in capsys.readouterr().out.splitlines() if x.startswith("{")]
+    assert line["message"] == "expired games deleted" and line["level"] == "INFO"
+    assert line["expired_games"] == 1 and line["service"] == "royal-court"
+
+
 @pytest.mark.parametrize(
     "event",
     [
