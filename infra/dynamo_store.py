@@ -23,7 +23,7 @@ from botocore.exceptions import (
     NoCredentialsError,
 )
 
-from domain.errors import AttemptExists, InvalidRequest, StoreUnavailable, VersionConflict
+from domain.errors import AttemptExists, InvalidRequest, Json, StoreUnavailable, VersionConflict
 from domain.record_codec import (
     GAME_FIELDS,
     Scalar,
@@ -75,6 +75,34 @@ def _error(e: ClientError) -> tuple[str, str]:
     """The error's code and message: what the server logs (never a request or a secret)."""
     error = e.response.get("Error", {})
     return str(error.get("Code", "")), str(error.get("Message", ""))[:300]
+
+
+def create_keyed_table(client: Any, table: str, indexes: list[Json] | None = None) -> None:
+    """A table keyed by `pk` and `sk` (strings), on demand, with TTL on `expires_at`, and the
+    given secondary indexes (their key attributes strings too): the games table and the
+    WebSocket connections' table, for local engines and tests (serverless.yml makes them in
+    the cloud). One that exists already is fine; any other refusal is StoreUnavailable."""
+    keys = {"pk", "sk"} | {k["AttributeName"] for i in indexes or [] for k in i["KeySchema"]}
+    try:
+        client.create_table(
+            TableName=table,
+            AttributeDefinitions=[{"AttributeName": k, "AttributeType": "S"} for k in sorted(keys)],
+            KeySchema=[
+                {"AttributeName": "pk", "KeyType": "HASH"},
+                {"AttributeName": "sk", "KeyType": "RANGE"},
+            ],
+            **({"GlobalSecondaryIndexes": indexes} if indexes else {}),
+            BillingMode="PAY_PER_REQUEST",
+        )
+        client.get_waiter("table_exists").wait(TableName=table)
+        client.update_time_to_live(
+            TableName=table,
+            TimeToLiveSpecification={"Enabled": True, "AttributeName": TTL_ATTRIBUTE},
+        )
+    except ClientError as e:
+        code, message = _error(e)
+        if code != "ResourceInUseException":
+            raise StoreUnavailable(f"cannot create table {table!r}: {code}: {message}") from None
 
 
 def _pk(game_id: str) -> dict[str, str]:
@@ -139,17 +167,10 @@ class DynamoStore:
     def create_table(self) -> None:
         """For local engines and tests; in the cloud, serverless.yml creates the table."""
         try:
-            self.client.create_table(
-                TableName=self.table,
-                AttributeDefinitions=[
-                    {"AttributeName": name, "AttributeType": "S"}
-                    for name in ("pk", "sk", "fin_all", "fin_rs", "fin_sk")
-                ],
-                KeySchema=[
-                    {"AttributeName": "pk", "KeyType": "HASH"},
-                    {"AttributeName": "sk", "KeyType": "RANGE"},
-                ],
-                GlobalSecondaryIndexes=[
+            create_keyed_table(
+                self.client,
+                self.table,
+                indexes=[
                     {
                         "IndexName": index,
                         "KeySchema": [
@@ -160,19 +181,7 @@ class DynamoStore:
                     }
                     for index, key in FINISHED_KEYS.items()
                 ],
-                BillingMode="PAY_PER_REQUEST",
             )
-            self.client.get_waiter("table_exists").wait(TableName=self.table)
-            self.client.update_time_to_live(
-                TableName=self.table,
-                TimeToLiveSpecification={"Enabled": True, "AttributeName": TTL_ATTRIBUTE},
-            )
-        except ClientError as e:
-            code, message = _error(e)
-            if code != "ResourceInUseException":
-                raise StoreUnavailable(
-                    f"cannot create table {self.table!r}: {code}: {message}"
-                ) from None
         except BotoCoreError:
             self.check()  # says why in one line: no credentials, unreachable endpoint
             raise

@@ -27,12 +27,12 @@ from typing import Any
 from botocore.exceptions import BotoCoreError, ClientError
 
 from domain.errors import StoreUnavailable
+from infra.dynamo_store import TTL_ATTRIBUTE, create_keyed_table
 
 CONNECTION_TTL_SECONDS = 3 * 3600
 """How long a connection's items outlive their last write: API Gateway closes a WebSocket
 after 2 hours at most, so by then it is gone whether or not `$disconnect` ran (TTL deletes
 within days after; a push to a gone connection gets 410 and deletes it sooner)."""
-TTL_ATTRIBUTE = "expires_at"
 
 
 @dataclass(frozen=True)
@@ -52,27 +52,7 @@ class PushConnections:
 
     def create_table(self) -> None:
         """For DynamoDB Local and tests; in the cloud, serverless.yml creates the table."""
-        try:
-            self.client.create_table(
-                TableName=self.table,
-                AttributeDefinitions=[
-                    {"AttributeName": "pk", "AttributeType": "S"},
-                    {"AttributeName": "sk", "AttributeType": "S"},
-                ],
-                KeySchema=[
-                    {"AttributeName": "pk", "KeyType": "HASH"},
-                    {"AttributeName": "sk", "KeyType": "RANGE"},
-                ],
-                BillingMode="PAY_PER_REQUEST",
-            )
-            self.client.get_waiter("table_exists").wait(TableName=self.table)
-            self.client.update_time_to_live(
-                TableName=self.table,
-                TimeToLiveSpecification={"Enabled": True, "AttributeName": TTL_ATTRIBUTE},
-            )
-        except ClientError as e:
-            if e.response.get("Error", {}).get("Code") != "ResourceInUseException":
-                raise
+        create_keyed_table(self.client, self.table)
 
     def connect(self, connection_id: str, game_id: str, now: int) -> None:
         """A connection opened on `game_id` (not watching yet: no token checked)."""
