@@ -106,12 +106,11 @@ def play_out(
     `against`, or `policy` too); returns the final state and the move log. When several seats
     may move at once, the lowest seat listed moves first."""
     state = ruleset.start(seed, options)
-    factories = [
-        policy if seat == policy_seat else against or policy for seat in range(ruleset.max_seats)
-    ]
+    seats = range(ruleset.seat_count(options))
+    factories = [policy if seat == policy_seat else against or policy for seat in seats]
     if all(f is random_policy for f in factories):
         # Random bots need nothing but the legal moves: the typed, in-place fast path.
-        rngs = [DealRandom(seed, bot_stream(seat)) for seat in range(ruleset.max_seats)]
+        rngs = [DealRandom(seed, bot_stream(seat)) for seat in seats]
         final, typed = ruleset.playout(state, [_typed_random(rng) for rng in rngs])
         return final, [(seat, move.to_json()) for seat, move in typed]
     choosers = [f(DealRandom(seed, bot_stream(seat))) for seat, f in enumerate(factories)]

@@ -109,3 +109,18 @@ UNDO_OPTION = OptionSpec(
     "event); never in daily challenges.",
 )
 """Offered by every solitaire; played by domain/playthrough.py, not by the rules."""
+
+
+def seats_option(minimum: int, maximum: int) -> OptionSpec:
+    """How many seats play, offered by a game whose number of seats may vary: it reaches the
+    rules with the other options (their `_initial` and `_deal_plan` read it) and is kept in
+    the record, so a replay deals for as many seats. The create request's `seats` list sets
+    it; its default is the game's fewest seats."""
+    return OptionSpec(
+        "seats",
+        "integer",
+        minimum,
+        f"How many seats play, {minimum} to {maximum}: as many as the request's `seats` list.",
+        minimum=minimum,
+        maximum=maximum,
+    )

@@ -19,7 +19,13 @@ from typing import Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeVar
 from domain.deal import check_seed, shuffled
 from domain.errors import GameOver, IllegalMove, Json
 from domain.moves import UNDO_SHAPE, MoveShape, check_move, decode_move
-from domain.options import UNDO_OPTION, OptionSpec, OptionValue, validate_options
+from domain.options import (
+    UNDO_OPTION,
+    OptionSpec,
+    OptionValue,
+    seats_option,
+    validate_options,
+)
 
 Effect = dict[str, Any]
 
@@ -155,8 +161,22 @@ class Ruleset(ABC, Generic[S, M]):
 
     @property
     def options_offered(self) -> tuple[OptionSpec, ...]:
-        """The game's own options, and `undo` for a solitaire (played by Playthrough)."""
-        return (*self.option_specs, UNDO_OPTION) if self.max_seats == 1 else self.option_specs
+        """The game's own options; `undo` for a solitaire (played by Playthrough); `seats` for a
+        game whose number of seats may vary (set from the create request's seats)."""
+        if self.max_seats == 1:
+            return (*self.option_specs, UNDO_OPTION)
+        if self.min_seats < self.max_seats:
+            return (*self.option_specs, seats_option(self.min_seats, self.max_seats))
+        return self.option_specs
+
+    def seat_count(self, options: Mapping[str, object] | None = None) -> int:
+        """How many seats play a game dealt with `options`: the `seats` option where the
+        number may vary, else the game's one number."""
+        if self.min_seats == self.max_seats:
+            return self.min_seats
+        count = self.validate_options(options)["seats"]
+        assert isinstance(count, int)
+        return count
 
     @property
     def moves_offered(self) -> tuple[MoveShape, ...]:
@@ -192,9 +212,10 @@ class Ruleset(ABC, Generic[S, M]):
         ]
 
     def _own(self, options: Mapping[str, object] | None) -> dict[str, OptionValue]:
-        """Validated options, less those played around the rules (undo): what the rules see."""
+        """Validated options, less those played around the rules (undo): what the rules see,
+        `seats` included where the number of seats may vary."""
         full = self.validate_options(options)
-        return {spec.name: full[spec.name] for spec in self.option_specs}
+        return {name: value for name, value in full.items() if name != UNDO_OPTION.name}
 
     def to_move(self, state: S) -> tuple[int, ...]:
         """The seats that may move now (none once the game is over)."""

@@ -47,7 +47,7 @@ def simulate(
     theirs = game.policies[against or policy]
     for i in range(games):
         seed = f"{seed_prefix}-{i}"
-        seat = i % ruleset.max_seats
+        seat = i % ruleset.seat_count(opts)
         state, log = play_out(ruleset, seed, opts, mine, theirs, policy_seat=seat)
         outcome = ruleset.outcome(state)
         assert outcome is not None

@@ -204,9 +204,10 @@ def _verify(record: object) -> Verdict:
         raise _fail(None, "options", "valid options", e.errors, "the options are refused") from None
     if full != record["options"]:
         raise _fail(None, "options", full, record["options"], "options must list every option")
+    count = ruleset.seat_count(full)
     for index, entry in enumerate(record["moves"]):
-        if not 0 <= entry["seat"] < ruleset.max_seats:
-            seats = f"0 to {ruleset.max_seats - 1}"
+        if not 0 <= entry["seat"] < count:
+            seats = f"0 to {count - 1}"
             raise _fail(index + 1, "seat", seats, entry["seat"], f"{ruleset.id} has no such seat")
 
     # 3. Seed and commitment.

@@ -89,7 +89,11 @@ def create_game(
     """
     entry = get_game(ruleset_id)
     ruleset = entry.ruleset
+    said = (options or {}).get("seats") if ruleset.min_seats < ruleset.max_seats else None
+    if seats is None and type(said) is int and said > 0:  # every seat human, as many as said
+        seats = [{"player": "human"} for _ in range(min(said, ruleset.max_seats + 1))]
     seat_list = seats_asked(entry, seats)
+    options = seats_option(ruleset, options, len(seat_list))
     if not ruleset.deals_may_be_chosen and (seed is not None or from_game is not None):
         field = "seed" if seed is not None else "from_game"
         raise InvalidRequest(
@@ -118,6 +122,19 @@ def create_game(
         creator,
         invites,
     )
+
+
+def seats_option(
+    ruleset: AnyRuleset, options: Mapping[str, Any] | None, count: int
+) -> Mapping[str, Any] | None:
+    """The options with `seats` set to the seats asked for, where their number may vary (the
+    rules deal for as many); a `seats` option that says otherwise is refused."""
+    if ruleset.min_seats == ruleset.max_seats:
+        return options
+    said = (options or {}).get("seats")
+    if said is not None and said != count:
+        raise InvalidRequest("options", f"seats is {said!r}, but {count} seats were asked for")
+    return {**(options or {}), "seats": count}
 
 
 def seats_asked(entry: GameEntry, seats: object) -> tuple[Seat, ...]:

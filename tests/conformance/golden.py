@@ -56,8 +56,8 @@ def _compact(view: dict[str, Any]) -> dict[str, Any]:
     return view
 
 
-def views(ruleset: Any, state: Any) -> dict[str, Any]:
-    seats = [*range(ruleset.max_seats), None]
+def views(ruleset: Any, state: Any, options: dict[str, Any]) -> dict[str, Any]:
+    seats = [*range(ruleset.seat_count(options)), None]
     return {("spectator" if s is None else str(s)): _compact(ruleset.view(state, s))
             for s in seats}  # fmt: skip
 
@@ -68,7 +68,7 @@ def record(game: Any, seed: str, options: dict[str, Any], policy: str) -> dict[s
     choose = game.policies[policy](DealRandom(seed, "bot"))
     state = ruleset.start(seed, options)
     steps = [{"move": None, "seat": None, "status": ruleset.status(state),
-              "views": views(ruleset, state)}]  # fmt: skip
+              "views": views(ruleset, state, options)}]  # fmt: skip
     while not ruleset.is_over(state):
         seat = ruleset.to_move(state)[0]
         move = choose(ruleset, state, seat, ruleset.legal_moves(state, seat))
@@ -77,7 +77,7 @@ def record(game: Any, seed: str, options: dict[str, Any], policy: str) -> dict[s
         step = {"move": move, "seat": seat, "effects": transition.effects,
                 "status": ruleset.status(state)}  # fmt: skip
         if len(steps) <= VIEWED_STEPS or ruleset.is_over(state):
-            step["views"] = views(ruleset, state)
+            step["views"] = views(ruleset, state, options)
         steps.append(step)
     return {
         "ruleset": ruleset.id,

@@ -68,7 +68,7 @@ def check_position(
     a spectator's."""
     view, outcome, effect = validators(game_id)
     ruleset = game.ruleset
-    for seat in seats_of(ruleset) if views or ruleset.is_over(game.state) else ():
+    for seat in seats_of(ruleset, game.options) if views or ruleset.is_over(game.state) else ():
         check(view, game.view(seat), f"{game_id} view of seat {seat}")
     for e in effects:
         assert e["type"] in effect, f"{game_id}: effect {e['type']!r} is not declared"

@@ -52,13 +52,14 @@ def option_values(spec):
 
 
 def options_for(game):
-    return st.fixed_dictionaries(
-        {spec.name: option_values(spec) for spec in game.ruleset.option_specs}
-    )
+    """The rules' options (`undo` is played around them; `seats` reaches them)."""
+    offered = [spec for spec in game.ruleset.options_offered if spec.name != "undo"]
+    return st.fixed_dictionaries({spec.name: option_values(spec) for spec in offered})
 
 
-def seats_of(ruleset):
-    return [*range(ruleset.max_seats), None]
+def seats_of(ruleset, options=None):
+    """Every seat of a game dealt with `options`, and a spectator (None)."""
+    return [*range(ruleset.seat_count(options)), None]
 
 
 def random_game(ruleset, seed, options, picks, on_position=None):
@@ -107,7 +108,7 @@ def test_conservation_hidden_cards_legal_moves_and_termination(game_id, data):
         ), now - expected
         expected.update(now - expected)
         # Secrecy: no seat and no spectator is shown a card hidden from it.
-        for seat in seats_of(ruleset):
+        for seat in seats_of(ruleset, options):
             shown = set(strings_in(ruleset.view(state, seat)))
             assert not shown & ruleset.hidden(state, seat), (
                 seat,
@@ -141,14 +142,14 @@ def test_replay_is_deterministic(game_id, data):
     ruleset, seed, options, picks = draw_deal(data, game_id)
     final, log = random_game(ruleset, seed, options, picks)
     again = replay(ruleset, seed, options, log).state
-    for seat in seats_of(ruleset):
+    for seat in seats_of(ruleset, options):
         assert ruleset.view(again, seat) == ruleset.view(final, seat)
     assert ruleset.outcome(again) == ruleset.outcome(final)
     assert ruleset.deck(seed, options) == ruleset.deck(seed, options)
 
 
 def views_of(game):
-    return [game.view(seat) for seat in seats_of(game.ruleset)]
+    return [game.view(seat) for seat in seats_of(game.ruleset, game.options)]
 
 
 @pytest.mark.parametrize("game_id", games(SLOW_IN_PLACE))
@@ -238,7 +239,7 @@ def test_the_fast_playout_plays_exactly_the_public_path(game_id, seed, data):
     ruleset = game.ruleset
     options = data.draw(options_for(game), label="options")
     fast, fast_log = play_out(ruleset, seed, options, random_policy)
-    rngs = [DealRandom(seed, bot_stream(seat)) for seat in range(ruleset.max_seats)]
+    rngs = [DealRandom(seed, bot_stream(seat)) for seat in range(ruleset.seat_count(options))]
     choosers = [random_policy(rng) for rng in rngs]
     state = ruleset.start(seed, options)
     log = []
@@ -248,7 +249,7 @@ def test_the_fast_playout_plays_exactly_the_public_path(game_id, seed, data):
         log.append((seat, move))
         state = ruleset.apply(state, seat, move).state
     assert fast_log == log
-    for seat in seats_of(ruleset):
+    for seat in seats_of(ruleset, options):
         assert ruleset.view(fast, seat) == ruleset.view(state, seat)
     assert ruleset.outcome(fast) == ruleset.outcome(state)
 

@@ -1,7 +1,7 @@
-"""The sixth game, through the API: Tally (tests/games/tally), a game of three seats added by
-following the checklist alone, with no line of handlers/ or infra/ written for it. Three seats
-join by invite, play to the end, never see another seat's hand or the stock, and the record
-verifies; bot seats play themselves."""
+"""The sixth game, through the API: Tally (tests/games/tally), a game of three or four seats
+added by following the checklist alone, with no line of handlers/ or infra/ written for it.
+Its seats join by invite, play to the end, never see another seat's hand or the stock, and
+the record verifies; bot seats play themselves."""
 
 import random
 
@@ -45,7 +45,7 @@ def shown_cards(value, found=None):
 
 def test_the_ruleset_is_offered_with_its_seats_and_layout(client):
     listed = {r["id"]: r for r in client.get("/v1/rulesets").json["rulesets"]}
-    assert listed[TALLY]["seats"] == {"min": 3, "max": 3}
+    assert listed[TALLY]["seats"] == {"min": 3, "max": 4}
     assert listed[TALLY]["board"] == "generic" and listed[TALLY]["chosen_deals"] is False
     assert sorted(listed[TALLY]["policies"]) == ["greedy", "random"]
     r = client.post("/v1/games", json={"ruleset": TALLY, "seats": [{"player": "human"}] * 2})
@@ -55,7 +55,8 @@ def test_the_ruleset_is_offered_with_its_seats_and_layout(client):
 def join_all(client, created):
     gid = created["game"]["id"]
     tokens = {0: created["token"]}
-    assert sorted(i["seat"] for i in created["invites"]) == [1, 2]
+    seats = len(created["game"]["seats"])
+    assert sorted(i["seat"] for i in created["invites"]) == list(range(1, seats))
     for invite in created["invites"]:
         joined = client.post(f"/v1/games/{gid}/seats/{invite['seat']}",
                              json={"invite": invite["invite"]})  # fmt: skip
@@ -64,9 +65,15 @@ def join_all(client, created):
     return gid, tokens
 
 
-def test_three_seats_play_to_the_end_and_see_only_their_own(client):
+@pytest.mark.parametrize("seats", [3, 4])
+def test_every_seat_plays_to_the_end_and_sees_only_its_own(client, seats):
+    """Three or four seats: the number asked for reaches the rules (the `seats` option), and
+    is kept in the record, so that a replay deals for as many."""
     ruleset = get_ruleset(TALLY)
-    gid, tokens = join_all(client, create(client, [{"player": "human"}] * 3))
+    created = create(client, [{"player": "human"}] * seats)
+    assert created["game"]["options"] == {"seats": seats}
+    assert len(created["view"]["hand_counts"]) == seats
+    gid, tokens = join_all(client, created)
     rng = random.Random(6)
     seen = []  # (version, viewer, every string of the answers it got at that version)
     for _ in range(20):
@@ -87,14 +94,15 @@ def test_three_seats_play_to_the_end_and_see_only_their_own(client):
         assert r.status_code == 201, r.json
         seen.append((version + 1, mover, shown_cards(r.json)))
     else:
-        pytest.fail("the game did not end in 9 moves")
+        pytest.fail("the game did not end in 20 moves")
 
     # Over: the seed is public, so every position is known again, and none of the answers a
     # viewer got at a version held a card hidden from it there.
     record = client.get(f"/v1/games/{gid}/record").json
     # Each seat's last card is forced: the engine plays it, and the log holds real choices.
-    assert len(record["moves"]) == 9 and record["outcome"]["reason"] == "cards_out"
-    states = [ruleset.start(record["seed"])]
+    assert len(record["moves"]) == 12 - seats and record["outcome"]["reason"] == "cards_out"
+    assert record["options"] == {"seats": seats}
+    states = [ruleset.start(record["seed"], record["options"])]
     for event in record["moves"]:
         states.append(ruleset.apply(states[-1], event["seat"], event["move"]).state)
     for version, viewer, strings in seen:
@@ -104,6 +112,7 @@ def test_three_seats_play_to_the_end_and_see_only_their_own(client):
     step = client.get(f"/v1/games/{gid}/replay?at=0").json
     assert step["deal_plan"] == [{"label": "deal", "cards": list(ruleset.deal_plan()[0].cards)}]
     assert step["deck"] == ruleset.deck(record["seed"])
+    assert len(step["view"]["piles"]) == seats  # the replay deals for as many seats
     totals = states[-1].totals()
     outcome = client.get(f"/v1/games/{gid}", headers=auth(tokens[1])).json["game"]["outcome"]
     assert outcome["score"] == totals and max(totals) == totals[outcome["winner"] or 0]
@@ -126,3 +135,20 @@ def test_bot_seats_play_themselves(client):
     record = client.get(f"/v1/games/{gid}/record").json
     assert record["status"] == "finished" and len(record["moves"]) == 9
     assert [e["seat"] for e in record["moves"]] == [0, 1, 2] * 3
+
+
+def test_the_seats_option_and_the_seats_asked_for_agree(client):
+    four = client.post("/v1/games", json={"ruleset": TALLY, "options": {"seats": 4}})
+    assert four.status_code == 201 and len(four.json["game"]["seats"]) == 4  # all human
+    both = {"ruleset": TALLY, "options": {"seats": 4}, "seats": [{"player": "human"}] * 3}
+    r = client.post("/v1/games", json=both)
+    assert r.status_code == 422 and "3 seats were asked for" in r.json["detail"], r.json
+    for wrong in (2, 5, 10**9, "4", True):
+        r = client.post("/v1/games", json={"ruleset": TALLY, "options": {"seats": wrong}})
+        assert r.status_code == 422, (wrong, r.json)
+    listed = {r["id"]: r for r in client.get("/v1/rulesets").json["rulesets"]}
+    [seats] = [o for o in listed[TALLY]["options"] if o["name"] == "seats"]
+    assert (seats["minimum"], seats["maximum"], seats["default"]) == (3, 4, 3)
+    # Games of a fixed number of seats are offered no such option.
+    assert all("seats" not in {o["name"] for o in r["options"]}
+               for i, r in listed.items() if i != TALLY)  # fmt: skip

@@ -1,4 +1,4 @@
-"""Tally: the test-only game of three seats (rules, bots, drawing), registered only by tests
+"""Tally: the test-only game of three or four seats (rules, bots, drawing), registered only by tests
 (`tests.games.registered`), never in production."""
 
 from __future__ import annotations

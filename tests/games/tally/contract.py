@@ -7,11 +7,18 @@ from domain.contracts import COUNT, SEAT, Contract, array, closed, effect, enum,
 from domain.contracts import seated_board as seated
 from domain.errors import Json
 
-SEATS = 3
-A_SEAT = SEAT | {"maximum": SEATS - 1}
+FEWEST, MOST = 3, 4  # seats: as many as the game was created with (its `seats` option)
+A_SEAT = SEAT | {"maximum": MOST - 1}
 CARD: Json = {"type": "string", "pattern": "^[2-7][CD]$"}
 CARDS = array(CARD)
-BY_SEAT = array(COUNT, length=SEATS)
+
+
+def by_seat(items: Json) -> Json:
+    """One entry per seat of the game."""
+    return array(items) | {"minItems": FEWEST, "maxItems": MOST}
+
+
+BY_SEAT = by_seat(COUNT)
 
 DEFS: dict[str, Json] = {
     "Outcome": closed(
@@ -26,11 +33,11 @@ DEFS: dict[str, Json] = {
 }
 
 BOARD: dict[str, Json] = {
-    **seated(SEATS),
+    **seated(MOST),
     "hand": nullable(CARDS) | {"description": "The viewer's own hand; null for a spectator."},
     "hand_counts": BY_SEAT,
     "stock_count": COUNT,
-    "piles": array(CARDS, length=SEATS),
+    "piles": by_seat(CARDS),
     "totals": BY_SEAT,
 }
 

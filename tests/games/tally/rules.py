@@ -1,8 +1,10 @@
-"""Tally, a test-only game for three seats: the smallest game with hands, a hidden stock and
-turns, written by following docs/architecture.md's checklist and nothing else.
+"""Tally, a test-only game for three or four seats: the smallest game with hands, a hidden
+stock and turns, written by following docs/architecture.md's checklist and nothing else. Its
+number of seats reaches its rules as the `seats` option, which the engine offers and sets.
 
-Twelve cards (2 to 7 of Clubs and Diamonds) are shuffled with label `deal`; seat 0, 1, 2 are
-dealt three cards each in turn from the top, and the last three are the face-down stock. In
+Twelve cards (2 to 7 of Clubs and Diamonds) are shuffled with label `deal`; each seat from 0
+is dealt three cards in turn from the top, and the rest (three, or none for four seats) is
+the face-down stock. In
 turn from seat 0, a seat plays one card of its hand face up onto its own pile, then draws the
 stock's top card if there is one. When every hand is empty the highest pile total wins, a
 shared highest total is a draw. A seat that resigns ends the game; the others' totals decide.
@@ -21,7 +23,6 @@ from tests.games.tally.contract import CONTRACT
 
 CARDS = tuple(rank + suit for suit in "CD" for rank in "234567")
 """The twelve cards in canonical order (Clubs 2 to 7, then Diamonds)."""
-SEATS = (0, 1, 2)
 HAND = 3
 
 
@@ -61,10 +62,10 @@ class State:
 
     __slots__ = ("hands", "piles", "resigned", "stock", "turn")
 
-    def __init__(self, deck: list[str]) -> None:
-        self.hands = [[deck[HAND * i + seat] for i in range(HAND)] for seat in SEATS]
-        self.stock = deck[HAND * len(SEATS) :][::-1]  # the top card last
-        self.piles: list[list[str]] = [[] for _ in SEATS]
+    def __init__(self, deck: list[str], seats: int) -> None:
+        self.hands = [[deck[seats * i + seat] for i in range(HAND)] for seat in range(seats)]
+        self.stock = deck[HAND * seats :][::-1]  # the top card last
+        self.piles: list[list[str]] = [[] for _ in range(seats)]
         self.turn = 0
         self.resigned: int | None = None
 
@@ -84,7 +85,7 @@ class Tally(Ruleset[State, Move]):
     id: ClassVar[str] = "tally"
     title: ClassVar[str] = "Tally (a test game)"
     min_seats: ClassVar[int] = 3
-    max_seats: ClassVar[int] = 3
+    max_seats: ClassVar[int] = 4
     move_shapes = MOVE_SHAPES
     view_schema = CONTRACT.view_schema(MOVE_SHAPES)
     effect_schemas = CONTRACT.effect_schemas(MOVE_SHAPES)
@@ -94,7 +95,9 @@ class Tally(Ruleset[State, Move]):
         return (DealStep("deal", CARDS),)
 
     def _initial(self, seed: str, options: dict[str, OptionValue]) -> State:
-        return State(self.deck(seed, options))
+        seats = options["seats"]
+        assert isinstance(seats, int)
+        return State(self.deck(seed, options), seats)
 
     def _parse_move(self, move: Json) -> Move:
         return Move("play", move["card"]) if move["type"] == "play" else RESIGN
@@ -123,7 +126,7 @@ class Tally(Ruleset[State, Move]):
         if state.stock:
             state.hands[seat].append(state.stock.pop())
             effects.append({"type": "drew", "seat": seat})
-        state.turn = (seat + 1) % len(SEATS)
+        state.turn = (seat + 1) % len(state.hands)
 
     def _play_visible(self, state: State, seat: int, move: Move) -> None:
         """Play the card, but draw nothing: the stock's top card is hidden."""
@@ -133,7 +136,7 @@ class Tally(Ruleset[State, Move]):
             assert move.card is not None
             state.hands[seat].remove(move.card)
             state.piles[seat].append(move.card)
-            state.turn = (seat + 1) % len(SEATS)
+            state.turn = (seat + 1) % len(state.hands)
 
     def status(self, state: State) -> str:
         over = state.resigned is not None or not any(state.hands)
@@ -143,7 +146,7 @@ class Tally(Ruleset[State, Move]):
         if not self.is_over(state):
             return None
         totals = state.totals()
-        standing = [s for s in SEATS if s != state.resigned]
+        standing = [s for s in range(len(state.hands)) if s != state.resigned]
         best = max(totals[s] for s in standing)
         leaders = [s for s in standing if totals[s] == best]
         return {
