@@ -25,15 +25,22 @@ function optionField(ruleset, option) {
 
 function seatField(ruleset, seat) {
   const id = `${ruleset.id}-seat-${seat}`;
+  // A seat past the game's fewest may stay empty (a game of 3 to 4 players).
+  const optional = seat >= ruleset.seats.min
+    ? h("option", { value: "none", selected: true }, "nobody (fewer players)") : null;
   return h("div", { class: "field" }, h("label", { for: id }, `Seat ${seat + 1}`),
-    h("select", { id, name: `seat-${seat}` },
+    h("select", { id, name: `seat-${seat}` }, optional,
       h("option", { value: "human" }, "a human (you get an invite link)"),
       ruleset.policies.map((p) => h("option", { value: `bot:${p}`, selected: p === "best" && seat === 1 }, `bot: ${p}`))));
 }
 
+// `seats` (offered where the number of players may vary) is set by the server from the seats
+// chosen below, so it is not asked for twice.
+const gameOptions = (ruleset) => ruleset.options.filter((o) => o.name !== "seats");
+
 function readOptions(form, ruleset) {
   const options = {};
-  for (const option of ruleset.options) {
+  for (const option of gameOptions(ruleset)) {
     const input = form.elements[option.name];
     if (option.type === "boolean") options[option.name] = input.checked;
     else if (input.value === "") options[option.name] = null;
@@ -49,8 +56,8 @@ function rulesetCard(ruleset, navigate, fromGame) {
     ? h("fieldset", {}, h("legend", {}, "Seats (you take seat 1)"),
         Array.from({ length: ruleset.seats.max - 1 }, (_, i) => seatField(ruleset, i + 1)))
     : null;
-  const options = !fromGame && ruleset.options.length
-    ? h("details", { class: "options" }, h("summary", {}, "Options"), ruleset.options.map((o) => optionField(ruleset, o)))
+  const options = !fromGame && gameOptions(ruleset).length
+    ? h("details", { class: "options" }, h("summary", {}, "Options"), gameOptions(ruleset).map((o) => optionField(ruleset, o)))
     : null;
   const seedId = `${ruleset.id}-seed`;
   // A ruleset whose deals are always the server's secret (`chosen_deals: false`: a seed one
@@ -73,7 +80,7 @@ function rulesetCard(ruleset, navigate, fromGame) {
       body.seats = [{ player: "human" }];
       for (let seat = 1; seat < ruleset.seats.max; seat += 1) {
         const [player, policy] = form.elements[`seat-${seat}`].value.split(":");
-        body.seats.push(policy ? { player, policy } : { player });
+        if (player !== "none") body.seats.push(policy ? { player, policy } : { player });
       }
     }
     try {
@@ -88,7 +95,9 @@ function rulesetCard(ruleset, navigate, fromGame) {
   });
   return h("section", { class: "ruleset", "data-ruleset": ruleset.id, "aria-labelledby": `${ruleset.id}-title` },
     h("h2", { id: `${ruleset.id}-title` }, ruleset.title),
-    h("p", { class: "seats" }, ruleset.seats.max === 1 ? "Solitaire" : `${ruleset.seats.max} players`),
+    h("p", { class: "seats" }, ruleset.seats.max === 1 ? "Solitaire"
+      : ruleset.seats.min < ruleset.seats.max ? `${ruleset.seats.min} to ${ruleset.seats.max} players`
+        : `${ruleset.seats.max} players`),
     form);
 }
 
