@@ -102,7 +102,7 @@ def select(game: GameEntry, secret: bytes, date: str) -> DailyDeal:
                 verdict = {"winnable": True, "complete": True, "nodes": solution.nodes}
                 break
     seed = candidate_seed(secret, date, game.id, chosen)
-    wins = bot_wins(game, seed, game.rating_playouts)
+    wins = bot_wins(game, seed)
     return DailyDeal(
         date=date,
         ruleset=game.id,
