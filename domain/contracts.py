@@ -205,6 +205,29 @@ def seated_board(seats: int) -> Json:
 # ---- effects and outcomes -----------------------------------------------------------------------
 
 
+RESULT: Json = {
+    "title": "Result",
+    "type": "object",
+    "description": "How a finished game ended, in one vocabulary for every game (a client that "
+    "knows no game reads this; `outcome` is each game's own): each seat's `won`, `lost` or "
+    "`drew`, why it ended in the game's word (null: it simply ran its course), and each seat's "
+    "score where the game counts one.",
+    "properties": {
+        "by_seat": {
+            "type": "array",
+            "minItems": 1,
+            "items": {"enum": ["won", "lost", "drew"]},
+            "description": "By seat number: a solitaire has one.",
+        },
+        "reason": {"type": ["string", "null"], "examples": ["resign", "exhaustion"]},
+        "scores": {"anyOf": [{"type": "array", "items": {"type": "integer"}}, {"type": "null"}]},
+    },
+    "required": ["by_seat", "reason", "scores"],
+    "additionalProperties": False,
+}
+"""`Ruleset.result`, declared: the same object for every game, beside the game's `outcome`."""
+
+
 def effect(
     kind: str, title: str, properties: Mapping[str, Json], *, optional: Sequence[str] = ()
 ) -> Json:

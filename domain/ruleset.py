@@ -345,6 +345,41 @@ class Ruleset(ABC, Generic[S, M]):
     def outcome(self, state: S) -> Json | None:
         """None while playing, else at least `{result, score}`."""
 
+    def result(self, state: S, seats: int) -> Json | None:
+        """How a finished game of `seats` seats ended, in the one vocabulary every game shares
+        (None while playing): `by_seat`, each seat's `won`, `lost` or `drew`; `reason`, why it
+        ended in the game's own word (or null); `scores`, each seat's score where the game
+        counts one (else null). `outcome` stays each game's own, worded as its rules and specs
+        word it; `result` is what a client that knows no game reads (docs/api.md, "Results")."""
+        outcome = self.outcome(state)
+        if outcome is None:
+            return None
+        by_seat, reason, scores = self._result(state, outcome, seats)
+        return {
+            "by_seat": list(by_seat),
+            "reason": reason,
+            "scores": None if scores is None else list(scores),
+        }
+
+    def _result(
+        self, state: S, outcome: Json, seats: int
+    ) -> tuple[Sequence[str], str | None, Sequence[int] | None]:
+        """`result` read from the outcome, for a game whose outcome says it the common way: a
+        solitaire won when its `result` is `won`; several seats by their `winner` (None: a
+        draw); the `reason` as it is; an integer `score`, or one per seat. A game whose outcome
+        says it otherwise overrides this (the conformance suite checks every game's)."""
+        score = outcome.get("score")
+        scores = [score] if type(score) is int else None
+        if isinstance(score, list) and all(type(x) is int for x in score):
+            scores = score
+        reason = outcome.get("reason")
+        if self.max_seats == 1:
+            return ["won" if outcome.get("result") == "won" else "lost"], reason, scores
+        winner = outcome.get("winner")
+        if winner is None:
+            return ["drew"] * seats, reason, scores
+        return ["won" if s == winner else "lost" for s in range(seats)], reason, scores
+
     @abstractmethod
     def view(self, state: S, seat: int | None) -> Json:
         """Everything `seat` may see and nothing else; `None` is a spectator."""

@@ -17,6 +17,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 
 from domain.capabilities import GameEntry
+from domain.contracts import RESULT
 from domain.deal import seed_commitment
 from domain.moves import MoveShape
 from domain.playthrough import Playthrough
@@ -118,6 +119,7 @@ def _game_example(entry: GameEntry) -> dict[str, Any]:
         "seed_known": True,
         "created_at": "2026-11-22T03:25:59.123Z",
         "outcome": None,
+        "result": None,
         "seed": entry.example_seed,
         "seats": [{"seat": 0, "player": "human", "joined": True}],
     }
@@ -651,6 +653,7 @@ def _raw_components(spec: APISpec) -> None:
     components: dict[str, dict[str, Any]] = {
         "Score": score,
         "Outcome": outcome,
+        "Result": RESULT,
         "Options": options,
         "View": _view_schema(),
         **_ruleset_views(),

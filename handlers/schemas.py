@@ -214,6 +214,10 @@ class Game(Schema):
         "Outcome", "Null while playing; at least {result, score} once over.",
         nullable=True, required=True,
     )  # fmt: skip
+    result = ref_field(
+        "Result", "Null while playing; how it ended in the words every game shares.",
+        nullable=True, required=True,
+    )  # fmt: skip
     seed = fields.String(
         metadata={"description": "Present only when the client chose it or the game is over."}
     )

@@ -230,6 +230,7 @@ class Court:
             "seed_known": record.seed_known,
             "created_at": record.created_at,
             "outcome": ruleset.outcome(game.state),
+            "result": ruleset.result(game.state, len(record.seat_list)),
         }
         out["seats"] = [
             {"seat": i, "player": seat.player, **({"policy": seat.policy} if seat.is_bot else {}),

@@ -9,11 +9,13 @@ import json
 import pickle
 from collections import Counter
 
+import jsonschema
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.bots import bot_stream, play_out, random_policy
+from domain.contracts import RESULT
 from domain.deal import SEED_PATTERN, DealRandom
 from domain.errors import IllegalMove
 from domain.moves import UNDO_MOVE
@@ -114,6 +116,10 @@ def test_conservation_hidden_cards_legal_moves_and_termination(game_id, data):
                 seat,
                 shown & ruleset.hidden(state, seat),
             )
+        # A result only once the game is over.
+        assert (ruleset.result(state, ruleset.seat_count(options)) is None) == (
+            not ruleset.is_over(state)
+        )
         # Every listed move applies, and leaves the position it was applied to untouched.
         # The whole state, not only a view: a list shared with the copy and appended to by
         # the move (Royal Ace-assin's tie-break pairs, once) shows in no view until the end.
@@ -133,6 +139,20 @@ def test_conservation_hidden_cards_legal_moves_and_termination(game_id, data):
     else:  # a game of seats names its winner (None: a draw)
         assert outcome["winner"] in (*range(ruleset.max_seats), None)
     assert ruleset.legal_moves(final, 0) == [] and ruleset.to_move(final) == ()
+    # The shared vocabulary says what the game's own outcome says.
+    seats = ruleset.seat_count(options)
+    result = ruleset.result(final, seats)
+    jsonschema.validate(result, RESULT)
+    assert len(result["by_seat"]) == seats
+    if ruleset.max_seats == 1:
+        assert result["by_seat"] == ["won" if outcome["result"] == "won" else "lost"]
+    elif outcome["winner"] is None:
+        assert result["by_seat"] == ["drew"] * seats
+    else:
+        assert [s for s, r in enumerate(result["by_seat"]) if r == "won"] == [outcome["winner"]]
+        assert result["by_seat"].count("lost") == seats - 1
+    if result["scores"] is not None:
+        assert len(result["scores"]) == seats
 
 
 @pytest.mark.parametrize("game_id", GAME_IDS)

@@ -310,3 +310,27 @@ def test_a_whole_game_against_each_bot(client, ruleset_id):
             assert r.status_code == 201, r.json
             snap = r.json
         assert verify(client.get(f"/v1/games/{gid}/record").json).valid
+
+
+def test_a_finished_game_says_its_result_in_the_shared_words(client):
+    """`result` (null while playing) reads the same for every game; `outcome` stays the
+    game's own (docs/api.md, "Results")."""
+    created = create(client, ruleset="royal-assassin-duel")
+    assert created["game"]["result"] is None
+    joined = join(client, created)
+    gid, tokens = created["game"]["id"], [created["token"], joined.json["token"]]
+    snap = client.get(f"/v1/games/{gid}", headers=auth(tokens[0])).json
+    seat = snap["view"]["to_move"][0]
+    r = play(client, gid, tokens[seat], snap["game"]["version"], {"type": "resign"})
+    assert r.status_code == 201, r.json
+    game = client.get(f"/v1/games/{gid}").json["game"]
+    by_seat = ["lost", "lost"]
+    by_seat[1 - seat] = "won"
+    assert game["result"] == {"by_seat": by_seat, "reason": "resign",
+                              "scores": game["outcome"]["score"]}  # fmt: skip
+    assert game["outcome"]["winner"] == 1 - seat
+    solo = client.post("/v1/games", json={"ruleset": "royal-assassin", "seed": "rr"}).json
+    assert solo["game"]["result"] is None
+    r = play(client, solo["game"]["id"], solo["token"], 0, {"type": "resign"})
+    assert r.json["game"]["result"] == {"by_seat": ["lost"], "reason": None,
+                                        "scores": [r.json["game"]["outcome"]["score"]]}  # fmt: skip

@@ -7,7 +7,7 @@ their top card at the end of the list so that dealing is a cheap `pop()`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -417,6 +417,13 @@ class Adaman(Ruleset[State, Move]):
 
     def is_over(self, state: State) -> bool:
         return state.status != "playing"
+
+    def _result(
+        self, state: State, outcome: Json, seats: int
+    ) -> tuple[Sequence[str], str | None, Sequence[int] | None]:
+        """Lost "utterly" (nothing controlled) is a loss whose reason says so."""
+        by_seat, _, scores = super()._result(state, outcome, seats)
+        return by_seat, "utterly" if outcome["result"] == "lost_utterly" else None, scores
 
     def outcome(self, state: State) -> Json | None:
         if state.status == "playing":

@@ -466,6 +466,13 @@ class RoyalAceAssin(Ruleset[State, Move]):
             return "playing"
         return "resigned" if state.resigned else "finished"
 
+    def _result(
+        self, state: State, outcome: Json, seats: int
+    ) -> tuple[Sequence[str], str | None, Sequence[int] | None]:
+        """Its reason is `decided_by` (total, tiebreak, resign, ...); no score is counted."""
+        by_seat, _, _ = super()._result(state, outcome, seats)
+        return by_seat, outcome["decided_by"], None
+
     def outcome(self, state: State) -> Json | None:
         """Seat-free: `result` and `score` are null (each seat's view fills in its own)."""
         return self._outcome(state, None)
