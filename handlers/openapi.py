@@ -28,6 +28,7 @@ from domain.verify import verify
 from handlers import schemas
 from handlers.app import MAX_BODY_BYTES, WAIT_POLL_SECONDS
 from handlers.problems import KINDS
+from handlers.streams import encode_event
 
 DESCRIPTION = """\
 Royal Court serves royal-intrigue card games. Every game is rebuilt on each request by replaying
@@ -989,21 +990,14 @@ def build_spec() -> APISpec:
                                             "no place to wait: seconds before reconnecting."},
                         },
                         "content": {"text/event-stream": {
-                            # One event (what each `id:`/`data:` block is), the way OpenAPI
-                            # tools read a stream: `data` holds a GameWithView as JSON text.
-                            "schema": {
-                                "title": "GameEvent",
-                                "type": "object",
-                                "properties": {
-                                    "id": {"type": "string", "pattern": "^[0-9]+$",
-                                           "description": "The game's version."},
-                                    "data": {"type": "string",
-                                             "contentMediaType": "application/json",
-                                             "contentSchema": {
-                                                 "$ref": "#/components/schemas/GameWithView"}},
-                                },
-                                "required": ["id", "data"],
-                            },
+                            # The body as it is, text: OpenAPI 3.1 has no schema per event of
+                            # a stream, and an object here (one event) made generators parse
+                            # the whole stream as one object (openapi-python-client:
+                            # `from_dict(response.text)`, which fails mypy). Each event's data
+                            # is readGame's 200 body, GameWithView.
+                            "schema": {"type": "string", "description": "The events, as text."},
+                            "example": encode_event(0, {"game": game_example,
+                                                        "view": view_example}).decode(),
                         }},
                     },
                     "401": _problem("token-required"),
