@@ -18,6 +18,7 @@ from typing import Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeVar
 
 from domain.deal import check_seed, shuffled
 from domain.errors import GameOver, IllegalMove, Json
+from domain.gestures import Gestures, gestures_json
 from domain.moves import UNDO_SHAPE, MoveShape, check_move, decode_move
 from domain.options import (
     UNDO_OPTION,
@@ -26,6 +27,7 @@ from domain.options import (
     seats_option,
     validate_options,
 )
+from domain.presentation import Words
 
 Effect = dict[str, Any]
 
@@ -137,6 +139,12 @@ class Ruleset(ABC, Generic[S, M]):
     board: ClassVar[str] = "generic"
     """How a client lays out this game's view: a layout's name (docs/web-client.md), so that
     clients draw boards by kind without knowing any game; `generic` shows the view as it is."""
+    gestures: ClassVar[Gestures] = {}
+    """How each kind of move is made on that board (domain/gestures.py), declared per game in
+    its `board.py`: a move without one is offered beside the board."""
+    words: ClassVar[Words] = Words()
+    """What a client says of this game's moves, effects, view and outcome, in the game's own
+    words (domain/presentation.py), declared per game in its `words.py`; by default generic."""
 
     # ---- public API -------------------------------------------------------------------------
 
@@ -150,6 +158,8 @@ class Ruleset(ABC, Generic[S, M]):
             "options": [spec.to_json() for spec in self.options_offered],
             "chosen_deals": self.deals_may_be_chosen,
             "board": self.board,
+            "gestures": gestures_json(self.gestures),
+            "words": self.words.to_json(),
         }
 
     @property

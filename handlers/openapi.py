@@ -21,6 +21,7 @@ from domain.contracts import RESULT
 from domain.deal import seed_commitment
 from domain.moves import MoveShape
 from domain.playthrough import Playthrough
+from domain.presentation import WORDS_COMPONENTS
 from domain.record import RECORD_FORMAT, move_hash
 from domain.registry import GAMES
 from domain.service import GAME_ID as GAME_ID_PATTERN
@@ -661,6 +662,7 @@ def _raw_components(spec: APISpec) -> None:
         "Effect": effect,
         "HiddenMove": _hidden_move(),
         "LoggedMoveBody": logged,
+        **WORDS_COMPONENTS,
     }
     for name, component in components.items():
         spec.components.schema(name, component=component)

@@ -541,6 +541,52 @@ class Seats(Schema):
     max = fields.Integer(required=True)
 
 
+class GesturePick(Schema):
+    field = fields.String(required=True, metadata={"description": "A list field of the move."})
+    key = fields.String(
+        required=True, metadata={"description": "Each item's element: `{item}` is the item."}
+    )
+
+
+class GestureAssign(Schema):
+    field = fields.String(required=True, metadata={"description": "An object field of the move."})
+    source = fields.String(
+        required=True,
+        metadata={"description": "The element put down: `{name}` the member, `{value}` its value."},
+    )
+    target = fields.String(required=True, metadata={"description": "The element it goes on."})
+
+
+class GestureTune(Schema):
+    field = fields.String(
+        required=True, metadata={"description": "An object field of integers: one stepper each."}
+    )
+    zone = fields.String(required=True, metadata={"description": "The element the steppers go in."})
+
+
+class Gesture(Schema):
+    """One way of making a kind of move on the board (docs/web-client.md, "Playing on the
+    board"): key templates of the board's elements, `{field}` a field of the move."""
+
+    source = fields.String(
+        metadata={"description": "The element picked up first.", "example": "current"}
+    )
+    target = fields.String(
+        metadata={
+            "description": "The element clicked to make the move.",
+            "example": "column:{column}",
+        }
+    )
+    when = fields.List(
+        fields.String(),
+        validate=validate.Length(equal=2),
+        metadata={"description": "The gesture applies only when both resolve to the same text."},
+    )
+    pick = fields.Nested(GesturePick)
+    assign = fields.Nested(GestureAssign)
+    tune = fields.Nested(GestureTune)
+
+
 class RulesetDescription(Schema):
     id = fields.String(required=True)
     title = fields.String(required=True)
@@ -561,6 +607,22 @@ class RulesetDescription(Schema):
             "view as it is). A client that does not know a layout shows the view generically.",
             "example": "tableau",
         },
+    )
+    gestures = fields.Dict(
+        keys=fields.String(),
+        values=fields.List(fields.Nested(Gesture)),
+        required=True,
+        metadata={
+            "description": "How each kind of move is made on the board, by move type "
+            "(domain/gestures.py): the first gesture that applies to a legal move is used. A "
+            "move without one is offered beside the board; every legal move stays in the list."
+        },
+    )
+    words = ref_field(
+        "Words",
+        "The game's own words (domain/presentation.py): how a client says what each move and "
+        "effect did, what the view holds and how the game ended, knowing no game.",
+        required=True,
     )
     policies = fields.List(
         fields.String(),

@@ -15,6 +15,7 @@ from typing import ClassVar, NamedTuple
 
 from domain.deal import shuffled
 from domain.errors import Json
+from domain.games.adaman.board import GESTURES
 from domain.games.adaman.contract import CONTRACT
 from domain.games.adaman.decktet import (
     BASIC,
@@ -24,8 +25,11 @@ from domain.games.adaman.decktet import (
     PAWNS_AND_COURTS,
     DecktetCard,
 )
+from domain.games.adaman.words import WORDS
+from domain.gestures import Gestures
 from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionSpec, OptionValue
+from domain.presentation import Words
 from domain.ruleset import DealStep, Effect, Ruleset
 
 ROW_SIZE = 5
@@ -213,6 +217,8 @@ class Adaman(Ruleset[State, Move]):
     id: ClassVar[str] = "adaman"
     title: ClassVar[str] = "Adaman (Decktet solitaire)"
     board: ClassVar[str] = "capital"
+    gestures: ClassVar[Gestures] = GESTURES
+    words: ClassVar[Words] = WORDS
     move_shapes: ClassVar[tuple[MoveShape, ...]] = MOVE_SHAPES
     view_schema = CONTRACT.view_schema(MOVE_SHAPES)
     effect_schemas = CONTRACT.effect_schemas(MOVE_SHAPES)

@@ -22,6 +22,7 @@ from typing import ClassVar
 
 from domain.deal import DealRandom
 from domain.errors import Json
+from domain.games.risus_royale.board import GESTURES
 from domain.games.risus_royale.contract import CONTRACT
 from domain.games.risus_royale.tables import (
     CLICHE_OF_SUIT,
@@ -44,8 +45,11 @@ from domain.games.risus_royale.tables import (
     cell,
     pile_at,
 )
+from domain.games.risus_royale.words import WORDS
+from domain.gestures import Gestures
 from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionSpec, OptionValue
+from domain.presentation import Words
 from domain.ruleset import DealStep, Effect, Ruleset
 
 TURN_LIMIT = 100
@@ -286,6 +290,8 @@ class RisusRoyale(Ruleset[State, Move]):
     id: ClassVar[str] = "risus-royale"
     title: ClassVar[str] = "Risus Royale"
     board: ClassVar[str] = "map"
+    gestures: ClassVar[Gestures] = GESTURES
+    words: ClassVar[Words] = WORDS
     option_specs = OPTION_SPECS
     move_shapes = MOVE_SHAPES
     view_schema = CONTRACT.view_schema(MOVE_SHAPES)

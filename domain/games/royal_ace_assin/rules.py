@@ -20,9 +20,13 @@ from typing import ClassVar
 
 from domain.deal import DealRandom
 from domain.errors import Json
+from domain.games.royal_ace_assin.board import GESTURES
 from domain.games.royal_ace_assin.contract import CONTRACT
+from domain.games.royal_ace_assin.words import WORDS
+from domain.gestures import Gestures
 from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionValue
+from domain.presentation import Words
 from domain.ruleset import DealStep, Effect, Ruleset
 
 SEATS = (0, 1)
@@ -213,6 +217,8 @@ class RoyalAceAssin(Ruleset[State, Move]):
     id: ClassVar[str] = "royal-ace-assin"
     title: ClassVar[str] = "Royal Ace-assin"
     board: ClassVar[str] = "figureheads"
+    gestures: ClassVar[Gestures] = GESTURES
+    words: ClassVar[Words] = WORDS
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
     move_shapes = MOVE_SHAPES

@@ -14,9 +14,13 @@ from typing import Any, ClassVar, NamedTuple, cast
 from domain.cards import JOKERS, STANDARD_DECK, SUIT_NAMES, SUITS, Card
 from domain.deal import shuffled
 from domain.errors import Json
+from domain.games.royal_assassin.board import GESTURES
 from domain.games.royal_assassin.contract import CONTRACT
+from domain.games.royal_assassin.words import WORDS
+from domain.gestures import Gestures
 from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionSpec, OptionValue
+from domain.presentation import Words
 from domain.ruleset import UNHEARD, DealStep, Effect, Ruleset
 
 COLUMNS: tuple[str, ...] = tuple(SUIT_NAMES[s] for s in SUITS)  # clubs diamonds hearts spades
@@ -255,6 +259,8 @@ class RoyalAssassin(Ruleset[State, Move]):
     id: ClassVar[str] = "royal-assassin"
     title: ClassVar[str] = "Royal Assassin (solitaire)"
     board: ClassVar[str] = "tableau"
+    gestures: ClassVar[Gestures] = GESTURES
+    words: ClassVar[Words] = WORDS
     move_shapes: ClassVar[tuple[MoveShape, ...]] = MOVE_SHAPES
     view_schema = CONTRACT.view_schema(MOVE_SHAPES)
     effect_schemas = CONTRACT.effect_schemas(MOVE_SHAPES)

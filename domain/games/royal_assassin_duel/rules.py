@@ -18,9 +18,13 @@ from typing import ClassVar
 from domain.cards import STANDARD_DECK
 from domain.deal import DealRandom
 from domain.errors import Json
+from domain.games.royal_assassin_duel.board import GESTURES
 from domain.games.royal_assassin_duel.contract import CONTRACT
+from domain.games.royal_assassin_duel.words import WORDS
+from domain.gestures import Gestures
 from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionSpec, OptionValue
+from domain.presentation import Words
 from domain.ruleset import DealStep, Effect, Ruleset
 
 SEATS = (0, 1)
@@ -213,6 +217,8 @@ class RoyalAssassinDuel(Ruleset[State, Move]):
     id: ClassVar[str] = "royal-assassin-duel"
     title: ClassVar[str] = "Royal Assassin Duel"
     board: ClassVar[str] = "facing-tableaux"
+    gestures: ClassVar[Gestures] = GESTURES
+    words: ClassVar[Words] = WORDS
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
     move_shapes = MOVE_SHAPES

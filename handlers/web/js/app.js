@@ -28,11 +28,13 @@ async function route() {
   }
   const game = /^\/play\/([^/]+)$/.exec(location.pathname);
   root.setAttribute("aria-busy", "true");
+  const titled = document.title;
   if (game) leave = await gamePage(root, decodeURIComponent(game[1]), rulesets);
   else if (location.pathname === "/daily") leave = await dailyPage(root, rulesets, navigate);
   else leave = await startPage(root, rulesets, navigate);
   root.removeAttribute("aria-busy");
-  document.title = `${root.querySelector("h1")?.textContent || "Royal Court"} · Royal Court`;
+  // A page that titles itself (the game's "▶ Your turn") keeps its title.
+  if (document.title === titled) document.title = `${root.querySelector("h1")?.textContent || "Royal Court"} · Royal Court`;
 }
 
 // Links inside the app change the page without a reload (a seat's fragment stays client-side).

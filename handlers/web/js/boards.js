@@ -1,20 +1,51 @@
 // One board per layout (the `board` a ruleset declares in GET /v1/rulesets), each drawing
 // exactly the view it is given (the seat's or the spectator's): nothing is inferred, nothing
-// hidden is asked for. No game is named here: a new game picks a layout, or `generic`. Keys a board does not lay
-// out itself are still shown, by the generic renderer at the end, so no part of a view is lost.
+// hidden is asked for. No game is named here: a new game picks a layout, or `generic`. Keys a
+// board does not lay out itself are still shown, by the generic renderer at the end, so no part
+// of a view is lost.
+//
+// Every element a move can start from or go to carries `data-key` (space-separated keys): the
+// vocabulary of each layout is in docs/web-client.md ("Playing on the board"), and the
+// gestures a ruleset declares name these keys. moves.js turns clicks on them into legal moves.
 
-import { backElement, cardElement, cardRow, DECKTET_SUITS, isCard, SUITS } from "./cards.js";
+import { backElement, cardElement, cardRow, isCard, SUITS } from "./cards.js";
 import { h, words } from "./ui.js";
+import { boardPlay } from "./moves.js";
 
 const COLUMN_SUIT = { clubs: "C", diamonds: "D", hearts: "H", spades: "S" };
 const SHARED_KEYS = ["status", "legal_moves", "outcome"];
 
+/** Adds keys to an element's `data-key` (the board's names for it). */
+function keyed(node, ...keys) {
+  const all = [...(node.dataset.key ? node.dataset.key.split(" ") : []), ...keys.filter(Boolean)];
+  if (all.length) node.dataset.key = all.join(" ");
+  return node;
+}
+
 function zone(title, ...children) {
-  return h("section", { class: "zone", "aria-label": title }, h("h3", {}, title), ...children);
+  return h("section", { class: "zone", "aria-label": title }, h("h2", {}, title), ...children);
 }
 
 function stat(label, value) {
-  return h("span", { class: "stat" }, h("span", { class: "label" }, label), " ", String(value));
+  return h("span", { class: "stat" }, h("span", { class: "label" }, label), " ", h("b", {}, String(value)));
+}
+
+function empty(text = "empty") {
+  return h("span", { class: "slot", role: "img", "aria-label": text }, h("span", { class: "slot-text" }, text));
+}
+
+/** A row of cards drawn overlapping, bottom first (the last one on top, in full): the row
+ * never wraps, the cards under the top one close up as far as its width asks. */
+function fan(codes, label, topKey) {
+  const row = h("div", { class: "fan", role: "group", "aria-label": label });
+  if (!codes || codes.length === 0) row.append(empty("none"));
+  (codes || []).forEach((code, i) => {
+    const top = i === codes.length - 1;
+    const card = cardElement(code, top && codes.length > 1 ? "top" : undefined);
+    if (top && topKey) keyed(card, topKey);
+    row.append(top ? card : h("span", { class: "under" }, card));
+  });
+  return row;
 }
 
 /** Any JSON value as HTML: cards as cards, lists as rows, objects as labelled groups. */
@@ -43,146 +74,227 @@ function others(view, used) {
   return Object.keys(rest).length ? zone("More", generic(rest)) : null;
 }
 
-function column(name, cards, pretender) {
-  const suit = SUITS[COLUMN_SUIT[name]];
-  const stack = h("div", { class: "stack" },
-    cards.length ? cards.map((c) => cardElement(c.card, c.role)) : h("span", { class: "empty" }, "empty"));
+function suitHeading(name) {
+  const letter = COLUMN_SUIT[name];
+  const red = letter === "D" || letter === "H";
+  return h("h3", { class: red ? "red" : "" }, letter ? h("span", { class: "sym", "aria-hidden": "true" }, `${SUITS[letter][0]} `) : "",
+    h("span", { class: letter ? "col-name" : "" }, name));
+}
+
+/** A column of cards, bottom first, drawn overlapping; each card's role is its tag. */
+function column(name, cards, { key, pretender, joker, label } = {}) {
+  const stack = h("div", { class: cards.length > 10 ? "stack long" : "stack" },
+    cards.length ? cards.map((c) => {
+      const card = cardElement(c.card, c.role);
+      card.classList.add(`role-${c.role}`);
+      return card;
+    }) : empty());
   const info = pretender
-    ? h("div", { class: "pretender" },
-        `strength ${pretender.strength} · attack ${pretender.attack} · defense ${pretender.defense}`)
+    ? h("p", { class: "pretender" }, h("span", { class: "atk" }, `attack ${pretender.attack}`), " · ",
+        h("span", { class: "def" }, `defense ${pretender.defense}`), " ",
+        h("b", {}, `strength ${pretender.strength}`))
     : null;
-  return h("div", { class: "column", "data-column": name },
-    h("h4", { class: COLUMN_SUIT[name] === "D" || COLUMN_SUIT[name] === "H" ? "red" : "" },
-      `${suit[0]} ${name}`), stack, info);
+  const node = h("div", { class: "column", "data-column": name, role: "group", "aria-label": label || `${name} column` },
+    suitHeading(name), joker ? h("div", { class: "above" }, cardElement(joker, "above")) : null, stack, info);
+  return keyed(node, key);
 }
 
 function tableau(view) {
-  const columns = Object.entries(view.columns || {});
+  const jokers = view.jokers?.in_hand || [];
+  const above = view.jokers?.above || {};
+  const current = view.current ? keyed(cardElement(view.current, "current card"), "current") : empty("no card");
   return [
-    h("div", { class: "row" },
-      zone("Current card", view.current ? cardElement(view.current) : h("span", { class: "empty" }, "none")),
-      zone("Stock", backElement(view.stock_count, "cards in the stock")),
-      zone("Jokers", cardRow(view.jokers?.in_hand || [], "jokers in hand"),
-        Object.keys(view.jokers?.above || {}).length ? generic({ above: view.jokers.above }) : null),
-      zone("Discard", stat("cards", view.discard_count))),
-    zone("Reserve", cardRow(view.reserve, "reserve")),
-    h("div", { class: "columns" },
-      columns.map(([name, cards]) => column(name, cards, view.pretenders?.[name]))),
+    h("div", { class: "table-top" },
+      keyed(zone("Stock", backElement(view.stock_count, "cards in the stock")), "stock"),
+      keyed(zone("Current card", current), view.current ? null : "current"),
+      zone("Jokers", jokers.length
+        ? h("div", { class: "cards" }, jokers.map((j) => keyed(cardElement(j), "joker")))
+        : empty("none")),
+      zone("Discard", view.discard_count ? backElement(view.discard_count, "cards discarded") : empty("none"))),
+    keyed(zone(`Reserve (${view.reserve.length})`, fan(view.reserve, "reserve, bottom first", "reserve-top")), "reserve"),
+    h("div", { class: "columns" }, Object.entries(view.columns || {}).map(([name, cards]) =>
+      column(name, cards, { key: `column:${name}`, pretender: view.pretenders?.[name], joker: above[name] }))),
     others(view, ["current", "stock_count", "jokers", "discard_count", "reserve", "columns", "pretenders"]),
   ];
 }
 
+function seatName(index, seat) {
+  if (seat === null) return `Seat ${index + 1}`;
+  return index === seat ? "You" : "Opponent";
+}
+
 function facingSide(player, index, view, seat) {
-  const title = seat === index ? `Seat ${index + 1} (you)` : `Seat ${index + 1}`;
-  return zone(title,
-    h("div", { class: "row" },
+  const joker = player.joker?.card && !player.joker.above
+    ? keyed(cardElement(player.joker.card), `joker:${index}`) : null;
+  const aboveTheirs = Object.fromEntries(view.players.flatMap((p, i) =>
+    i !== index && p.joker?.above ? [[p.joker.above, p.joker.card]] : []));
+  const side = h("section", { class: `side ${seat === index ? "mine" : "theirs"}`, "aria-label": `${seatName(index, seat)}: columns` },
+    h("div", { class: "side-head" }, h("h2", {}, seatName(index, seat)),
       stat("hand", view.hand_counts?.[index] ?? "?"),
-      h("span", { class: "stat" }, "Joker ", player.joker?.card ? cardElement(player.joker.card,
-        player.joker.above ? `above ${player.joker.above}` : "in hand") : "—")),
-    h("h4", {}, "Reserve"), cardRow(player.reserve, `seat ${index + 1} reserve`),
-    h("div", { class: "columns" }, Object.entries(player.columns).map(([name, cards]) => column(name, cards))));
+      (view.to_move || []).includes(index) ? h("span", { class: "to-move" }, view.reaction ? "may react" : "to move") : null),
+    h("div", { class: "side-row" },
+      keyed(h("div", { class: "reserve", role: "group", "aria-label": `${seatName(index, seat)}: reserve` },
+        h("h3", {}, `Reserve (${player.reserve.length})`), fan(player.reserve, "reserve, bottom first", `reserve-top:${index}`)),
+      `reserve:${index}`),
+      joker ? h("div", { class: "joker-slot" }, h("h3", {}, "Joker"), joker) : null),
+    h("div", { class: "columns" }, Object.entries(player.columns).map(([name, cards]) =>
+      column(name, cards, { key: `column:${index}:${name}`, joker: aboveTheirs[name],
+                            label: `${seatName(index, seat)}: ${name} column` }))));
+  return side;
 }
 
 function facingTableaux(view) {
   const seat = typeof view.seat === "number" ? view.seat : null;
   const order = seat === null ? [0, 1] : [1 - seat, seat];
   return [
-    h("div", { class: "row" },
-      stat("round", view.round), stat("phase", view.phase),
-      stat("turn", view.turn === null ? "—" : `seat ${view.turn + 1}`),
-      stat("stock", view.stock_count), stat("discard", view.discard_count),
+    h("div", { class: "row stats" },
+      stat("round", view.round), stat("stock", view.stock_count), stat("discard", view.discard_count),
       stat("reshuffles", view.reshuffles)),
-    view.reaction ? zone("Reaction", generic(view.reaction)) : null,
-    order.map((i) => facingSide(view.players[i], i, view, seat)),
-    view.hand ? zone("Your hand", cardRow(view.hand, "your hand")) : null,
+    facingSide(view.players[order[0]], order[0], view, seat),
+    view.reaction ? h("p", { class: "reaction" }, `Reaction: ${seatName(view.reaction.seat, seat)} may answer from the reserve`) : null,
+    facingSide(view.players[order[1]], order[1], view, seat),
+    view.hand ? keyed(zone("Your hand", h("div", { class: "cards hand" }, view.hand.length ? view.hand.map((c) => cardElement(c)) : empty())), "hand") : null,
     others(view, ["seat", "round", "phase", "to_move", "turn", "reaction", "hand", "hand_counts",
       "players", "stock_count", "discard_count", "reshuffles"]),
   ];
 }
 
+function cardsZone(title, codes, key) {
+  return keyed(zone(`${title} (${(codes || []).length})`,
+    h("div", { class: "cards" }, codes?.length ? codes.map((c) => cardElement(c)) : empty("none"))), key);
+}
+
 function capital(view) {
   return [
-    h("div", { class: "row" },
+    h("div", { class: "row stats" },
       stat("stock", view.stock_count), stat("personalities left", view.personalities_left),
       stat("discarded", view.discard_count)),
-    zone("Capital", cardRow(view.capital, "capital")),
-    zone("Palace", cardRow(view.palace, "palace")),
-    zone("Resources", cardRow(view.resources, "resources")),
-    zone("Controlled", cardRow(view.controlled, "controlled")),
-    view.excuse ? zone("Excuse", cardElement(view.excuse)) : null,
-    zone("Discard pile", cardRow(view.discard, "discard pile")),
-    h("p", { class: "legend" }, "Suits: ",
-      Object.entries(DECKTET_SUITS).map(([s, sym]) => `${sym} ${s}`).join(" · ")),
+    cardsZone("Palace", view.palace, "palace"),
+    cardsZone("Capital", view.capital, "capital"),
+    cardsZone("Resources", view.resources, "resources"),
+    h("div", { class: "row zones" },
+      keyed(zone(`Controlled (${view.controlled.length})`, fan(view.controlled, "controlled")), "controlled"),
+      zone(`Discard pile (${view.discard_count})`, fan(view.discard, "discard pile"))),
+    view.excuse ? h("p", { class: "note-line" }, `The Excuse waits in the ${view.excuse}.`) : null,
     others(view, ["capital", "palace", "resources", "controlled", "excuse", "personalities_left",
       "stock_count", "discard", "discard_count"]),
   ];
 }
 
 function figureheadSide(side, index, seat) {
-  const title = seat === index ? `Seat ${index + 1} (you)` : `Seat ${index + 1}`;
+  const who = seatName(index, seat);
   const heads = side.figureheads
-    ? h("div", { class: "columns" }, Object.entries(side.figureheads).map(([name, f]) =>
-        h("div", { class: `column${f.alive ? "" : " dead"}`, "data-figurehead": name },
-          h("h4", {}, `${name}${f.alive ? "" : " (dead)"}`),
-          cardElement(f.card, f.alive ? "alive" : "assassinated"),
-          h("div", { class: "stack" }, f.supporters.length
-            ? f.supporters.map((s) => (s.card ? cardElement(s.card, s.face_up ? "face up" : "face down")
-              : backElement(1, "face-down supporter")))
-            : h("span", { class: "empty" }, "no supporters")))))
-    : null;
-  return zone(title,
-    h("div", { class: "row" }, stat("suit", side.suit ?? "—"), stat("cards in hand", side.hand_count),
-      stat("exposed", side.exposed)),
-    side.assassin ? h("div", {}, "Assassin ", cardElement(side.assassin.card,
-      side.assassin.target ? `targets ${side.assassin.target}` : undefined)) : null,
-    heads,
-    side.hand ? h("div", {}, h("h4", {}, "Hand"), cardRow(side.hand, `seat ${index + 1} hand`)) : null);
+    ? h("div", { class: "columns heads" }, Object.entries(side.figureheads).map(([name, f]) =>
+        keyed(h("div", { class: `column head${f.alive ? "" : " dead"}`, "data-figurehead": name, role: "group",
+                         "aria-label": `${who}: ${name}${f.alive ? "" : " (dead)"}` },
+          h("h3", {}, `${name}${f.alive ? "" : " ✝"}`),
+          cardElement(f.card, f.alive ? undefined : "assassinated"),
+          h("div", { class: "stack supporters" }, f.supporters.length
+            ? f.supporters.map((s) => {
+              if (!s.card) return backElement(1, "face-down supporter");
+              const card = cardElement(s.card, s.face_up ? "face up" : "face down (only you see it)");
+              if (!s.face_up) card.classList.add("veiled");
+              return card;
+            })
+            : empty("none"))),
+        `figurehead:${index}:${name}`)))
+    : h("p", { class: "empty" }, side.suit ? `plays ${side.suit}` : "has not chosen a suit yet");
+  const assassin = side.assassin ? h("div", { class: "column assassin", role: "group", "aria-label": `${who}: assassin` },
+    h("h3", {}, "assassin"),
+    keyed(cardElement(side.assassin.card, side.assassin.target ? `targets ${side.assassin.target}` : undefined),
+      `assassin:${index}`)) : null;
+  if (assassin && side.figureheads) heads.append(assassin);
+  return h("section", { class: `side ${seat === index ? "mine" : "theirs"}`, "aria-label": who },
+    h("div", { class: "side-head" }, h("h2", {}, who), stat("suit", side.suit ?? "—"),
+      stat("in hand", side.hand_count), stat("exposed", side.exposed)),
+    heads, side.figureheads ? null : assassin);
 }
 
 function figureheads(view) {
   const seat = typeof view.seat === "number" ? view.seat : null;
   const order = seat === null ? [0, 1] : [1 - seat, seat];
+  const hand = seat !== null ? view.sides[seat].hand : null;
   return [
-    h("div", { class: "row" }, stat("phase", view.phase),
-      stat("turn", view.turn ?? "—"),
-      stat("sealed", (view.submitted || []).map((s, i) => `seat ${i + 1} ${s ? "✓" : "…"}`).join(", "))),
+    h("div", { class: "row stats" }, stat("phase", view.phase), stat("turn", view.turn ?? "—"),
+      stat("sealed", (view.submitted || []).map((s, i) => `${seatName(i, seat)} ${s ? "✓" : "…"}`).join(", "))),
     order.map((i) => figureheadSide(view.sides[i], i, seat)),
+    hand ? keyed(zone("Your hand", h("div", { class: "cards hand" }, hand.length ? hand.map((c) => cardElement(c)) : empty())), "hand") : null,
     view.sealed ? zone("Your sealed move", generic(view.sealed)) : null,
-    others(view, ["phase", "turn", "seat", "to_move", "submitted", "sealed", "sides"]),
+    others(view, ["phase", "turn", "seat", "to_move", "submitted", "sealed", "sides", "first_assassin"]),
   ];
 }
 
 function mapPile(pile, r, c, position) {
   const here = position && position[0] === r && position[1] === c;
   const classes = ["pile", pile.cleared ? "cleared" : "", pile.cut_off ? "cut-off" : "", here ? "here" : ""];
-  const cards = ["guard", "opponent", "treasure"].filter((k) => pile[k])
-    .map((k) => cardElement(pile[k], k));
+  const cards = ["guard", "opponent", "treasure"].filter((k) => pile[k]).map((k) => cardElement(pile[k], k));
   const state = [here ? "you are here" : "", pile.cleared ? "cleared" : "", pile.cut_off ? "cut off" : ""]
     .filter(Boolean).join(", ");
-  return h("div", { class: classes.filter(Boolean).join(" "), "data-cell": `${r},${c}`, role: "group",
-                    "aria-label": `row ${r + 1}, column ${c + 1}${state ? `: ${state}` : ""}` },
-    pile.face_down ? backElement(pile.face_down, "face down") : null, cards,
-    here ? h("span", { class: "marker" }, "◆ you") : null);
+  // Face-up cards drawn; the face-down ones are a back when alone, else a count beside them.
+  const hidden = !pile.face_down ? null : cards.length
+    ? h("span", { class: "hidden-count", role: "img", "aria-label": `${pile.face_down} face down` }, `+${pile.face_down}`)
+    : backElement(pile.face_down, "face down");
+  return keyed(h("div", { class: classes.filter(Boolean).join(" "), "data-cell": `${r},${c}`, role: "group",
+                          "aria-label": `row ${r + 1}, column ${c + 1}${state ? `: ${state}` : ""}` },
+    h("div", { class: "pile-cards" }, cards, hidden),
+    here ? h("span", { class: "marker" }, "◆ you") : pile.cleared ? h("span", { class: "marker done" }, "✓") : null),
+  `cell:${r},${c}`);
 }
 
-function dungeonMap(view) {
-  const character = view.character;
+/** The game's word for each of these names, from the vocabulary (`terms`) naming them all. */
+function termsFor(terms, names) {
+  const found = Object.values(terms).find((t) => t && names.every((n) => typeof t[n] === "string"));
+  return (n) => found?.[n] ?? n;
+}
+
+function character(view, terms) {
+  const ch = view.character;
+  const say = termsFor(terms, Object.keys(ch?.cliches || {}));
+  const body = ch
+    ? h("table", { class: "cliches" },
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "cliché"), h("th", { scope: "col" }, "dice"), h("th", { scope: "col" }, "wounds"))),
+        h("tbody", {}, Object.entries(ch.cliches).map(([name, dice]) => {
+          const letter = COLUMN_SUIT[name];
+          return keyed(h("tr", { class: "cliche" },
+            h("th", { scope: "row", class: letter === "D" || letter === "H" ? "red" : "" }, say(name)),
+            h("td", {}, h("b", {}, String(dice)), h("span", { class: "pips", "aria-hidden": "true" }, ` ${"●".repeat(dice)}`)),
+            h("td", {}, String(ch.wounds[name]))), `cliche:${name}`);
+        })))
+    : h("p", { class: "empty" }, "Not created yet.");
+  return keyed(zone("Character", body), "character");
+}
+
+function battle(b) {
+  if (!b) return null;
+  const dice = (o) => Object.entries(o || {}).map(([k, v]) => `${SUITS[COLUMN_SUIT[k]]?.[0] ?? k} ${v}`).join(" · ") || "—";
+  return zone("Battle",
+    h("div", { class: "battle" }, cardElement(b.foe.card, b.foe.role),
+      h("dl", { class: "generic" },
+        h("dt", {}, "foe"), h("dd", {}, b.foe.name),
+        h("dt", {}, "foe's dice"), h("dd", {}, dice(b.foe_dice)),
+        h("dt", {}, "your dice"), h("dd", {}, dice(b.player_dice)),
+        h("dt", {}, "rounds"), h("dd", {}, String(b.rounds)),
+        ...(["plus", "minus"].flatMap((k) => (b[k] ? [h("dt", {}, k), h("dd", {}, words(b[k]))] : []))),
+        ...(b.x?.length ? [h("dt", {}, "ignoring"), h("dd", {}, words(b.x))] : []))));
+}
+
+function dungeonMap(view, terms) {
   return [
-    zone(`Goal ${view.goal.number}`, h("p", {}, view.goal.text), cardRow(view.goal.deuces, "goal cards")),
-    h("div", { class: "row" },
+    h("div", { class: "row stats" },
       stat("turn", view.turn ?? "—"), stat("defeated", view.defeated ?? 0),
       stat("lost battles", view.lost_battles ?? 0), stat("dice rolled", view.dice_rolled ?? 0)),
-    character ? zone("Your character", h("table", { class: "cliches" },
-      h("thead", {}, h("tr", {}, h("th", {}, "cliché"), h("th", {}, "dice"), h("th", {}, "wounds"))),
-      h("tbody", {}, Object.entries(character.cliches).map(([name, dice]) =>
-        h("tr", {}, h("td", {}, name), h("td", {}, dice), h("td", {}, character.wounds[name])))))) : null,
-    zone("The map", h("div", { class: "map" },
-      view.map.flatMap((row, r) => row.map((pile, c) => mapPile(pile, r, c, view.position))))),
-    view.battle ? zone("Battle", generic(view.battle)) : null,
-    view.last_roll ? zone("Last roll", h("p", { class: "dice" }, words(view.last_roll))) : null,
-    zone("Treasures", cardRow(view.treasures || [], "treasures")),
-    zone("Victory", cardRow(view.victory || [], "victory area")),
-    zone("Discard", cardRow(view.discard || [], "discard pile")),
+    h("div", { class: "map-layout" },
+      keyed(zone("The map", h("div", { class: "map" },
+        view.map.flatMap((row, r) => row.map((pile, c) => mapPile(pile, r, c, view.position))))), "map"),
+      h("div", { class: "map-side" },
+        character(view, terms),
+        battle(view.battle),
+        zone(`Goal ${view.goal.number}`, h("div", { class: "goal" }, cardRow(view.goal.deuces, "goal cards"), h("p", {}, view.goal.text))),
+        zone("Treasures", h("div", { class: "cards" }, view.treasures?.length
+          ? view.treasures.map((t) => cardElement(t.card, t.name)) : empty("none"))))),
+    h("div", { class: "row zones" },
+      zone(`Victory (${(view.victory || []).length})`, fan(view.victory || [], "victory area")),
+      zone(`Discard (${(view.discard || []).length})`, fan(view.discard || [], "discard pile"))),
     others(view, ["phase", "goal", "character", "position", "map", "battle", "treasures", "victory",
       "discard", "defeated", "turn", "lost_battles", "dice_rolled", "last_roll"]),
   ];
@@ -197,8 +309,25 @@ const BOARDS = {
   generic: (view) => [others(view, [])],
 };
 
-/** The board of a layout for a view; an unknown layout still shows the whole view. */
-export function renderBoard(layout, view) {
+/**
+ * The board of a layout for a view; an unknown layout still shows the whole view. With
+ * `play` (a seat's board in a game still playing), its elements make the view's legal moves
+ * through the ruleset's `gestures`, and what they cannot make is offered beside them.
+ */
+export function renderBoard(layout, view, { gestures = {}, terms = {}, play = null } = {}) {
   const known = Object.hasOwn(BOARDS, layout) ? layout : "generic";
-  return h("div", { class: `board board-${known}` }, BOARDS[known](view));
+  const board = h("div", { class: `board board-${known}`, "data-layout": known }, BOARDS[known](view, terms || {}));
+  const legal = (view.legal_moves || []).filter((m) => m.type !== "resign");
+  if (play && legal.length) boardPlay(board, { view, legal, gestures, terms, play });
+  return board;
+}
+
+/** Marks the cards with these codes on a board (class `recent`): what the last move did. */
+export function highlightCards(root, codes) {
+  root.querySelectorAll(".card.recent").forEach((c) => c.classList.remove("recent"));
+  const wanted = new Set(codes || []);
+  if (!wanted.size) return;
+  root.querySelectorAll(".board .card[data-card]").forEach((c) => {
+    if (wanted.has(c.dataset.card)) c.classList.add("recent");
+  });
 }

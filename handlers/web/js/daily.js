@@ -1,19 +1,40 @@
-// The daily challenges page: today's deal of every solitaire, one ranked attempt per player,
-// and the leaderboards. A player is a name and a token kept in this browser.
+// The daily challenges page: today's deal of every solitaire, one ranked attempt per player
+// (asked for once more before it is dealt: it cannot be taken again), and the leaderboards,
+// readable on a phone. A player is a name and a token kept in this browser.
 
 import { api, storage } from "./api.js";
-import { fill, h } from "./ui.js";
+import { fill, h, words } from "./ui.js";
 
-function board(data) {
+function plural(n, one, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** A result as the game's words say it ("won", "lost"), capitalised. */
+function resultWords(ruleset, result) {
+  const said = ruleset?.words?.ending?.results?.[result] || words(result);
+  return said[0].toUpperCase() + said.slice(1);
+}
+
+/** A player's name, its "#suffix" free to go to the next line as a whole. */
+function nameParts(name) {
+  const at = name.lastIndexOf("#");
+  return at > 0 ? [name.slice(0, at), h("wbr"), name.slice(at)] : [name];
+}
+
+function board(data, ruleset) {
   if (!data.entries.length) return h("p", { class: "empty" }, "Nobody has finished yet.");
+  const head = [["Rank", "num"], ["Player", ""], ["Result", ""], ["Score", "num"], ["Moves", "num"]];
   return h("table", { class: "leaderboard" },
-    h("thead", {}, h("tr", {}, ["#", "player", "result", "score", "moves"].map((t) => h("th", { scope: "col" }, t)))),
+    h("thead", {}, h("tr", {}, head.map(([t, c]) => h("th", { scope: "col", class: c || null }, t)))),
     h("tbody", {}, data.entries.map((e) => h("tr", {},
-      h("td", {}, e.rank), h("td", {}, e.name), h("td", {}, e.result), h("td", {}, e.score), h("td", {}, e.moves)))));
+      h("td", { class: "num" }, e.rank), h("td", { class: "name" }, ...nameParts(e.name)),
+      h("td", {}, resultWords(ruleset, e.result)), h("td", { class: "num" }, e.score),
+      h("td", { class: "num" }, e.moves)))));
 }
 
 export async function dailyPage(root, rulesets, navigate) {
-  const title = (id) => rulesets.find((r) => r.id === id)?.title || id;
+  const rulesetOf = (id) => rulesets.find((r) => r.id === id);
+  const title = (id) => rulesetOf(id)?.title || id;
   const message = h("p", { class: "message", role: "alert" });
   let day;
   try {
@@ -47,26 +68,50 @@ export async function dailyPage(root, rulesets, navigate) {
     const you = leaders?.you;
     const play = h("button", { type: "button", class: "primary", "data-daily": c.ruleset, disabled: !player },
       you?.finished ? "See your game" : you?.played ? "Resume your attempt" : "Play today's deal");
-    play.addEventListener("click", async () => {
+    // The one ranked attempt is dealt only once the player has said so, here.
+    const confirm = h("div", { class: "daily-confirm", role: "alertdialog", hidden: true,
+                               "aria-labelledby": `daily-confirm-${c.ruleset}` },
+      h("p", { id: `daily-confirm-${c.ruleset}` }, h("strong", {}, "This is your one ranked attempt at today's ",
+        title(c.ruleset), ".")),
+      h("p", {}, "It counts from the first card: a lost game, or one left unfinished, uses it up, and ",
+        "there is no second try today. Everyone plays this same deal."),
+      h("button", { type: "button", class: "primary", "data-daily-confirm": c.ruleset }, "Deal my ranked attempt"),
+      " ", h("button", { type: "button", class: "daily-cancel" }, "Not now"));
+    const [go, cancel] = confirm.querySelectorAll("button");
+    const deal = async () => {
       try {
-        if (you?.game_id) {
-          navigate(`/play/${you.game_id}`);
-          return;
-        }
         const { data } = await api("POST", `/v1/daily/${day.date}/${c.ruleset}/games`, { token: player.token });
         storage.saveSeat(data.game.id, { token: data.token, seat: 0, ruleset: c.ruleset });
         navigate(`/play/${data.game.id}`);
       } catch (e) {
         message.textContent = e.message;
       }
+    };
+    play.addEventListener("click", () => {
+      if (you?.game_id) {
+        navigate(`/play/${you.game_id}`);
+        return;
+      }
+      confirm.hidden = false;
+      play.hidden = true;
+      go.focus();
     });
+    go.addEventListener("click", () => { go.disabled = true; deal(); });
+    cancel.addEventListener("click", () => {
+      confirm.hidden = true;
+      play.hidden = false;
+      play.focus();
+    });
+    const stars = "★".repeat(c.difficulty) + "☆".repeat(Math.max(0, 5 - c.difficulty));
     return h("section", { class: "ruleset daily", "data-daily-ruleset": c.ruleset, "aria-labelledby": `daily-${c.ruleset}` },
       h("h2", { id: `daily-${c.ruleset}` }, title(c.ruleset)),
-      h("p", {}, `Difficulty ${c.difficulty} · bots win ${Math.round(c.bot_win_rate * 100)}% · ${c.players} players`),
+      h("p", {}, h("span", { "aria-label": `difficulty ${c.difficulty} of 5` }, stars),
+        ` · bots win ${Math.round(c.bot_win_rate * 100)}% · ${plural(c.players, "player")} so far`),
       h("p", { class: "small" }, "Commitment ", h("code", {}, c.seed_commitment.slice(0, 16) + "…")),
-      you?.finished ? h("p", { class: "you" }, `You: rank ${you.rank}, ${you.result}, score ${you.score}`) : null,
-      player ? play : h("p", {}, "Save a name to play."),
-      h("h3", {}, "Leaderboard"), leaders ? board(leaders) : h("p", {}, "unavailable"));
+      you?.finished ? h("p", { class: "you" },
+        `You: rank ${you.rank}, ${resultWords(rulesetOf(c.ruleset), you.result).toLowerCase()}, score ${you.score}`) : null,
+      player ? [play, confirm] : h("p", {}, "Save a name to play."),
+      h("h3", {}, "Leaderboard"), leaders ? board(leaders, rulesetOf(c.ruleset)) : h("p", {}, "unavailable"));
   }));
   fill(root, h("h1", {}, `Daily challenges · ${day.date}`),
     h("p", {}, "One ranked attempt a day at each game; everyone gets the same deal. The seeds are revealed tomorrow."),

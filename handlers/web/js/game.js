@@ -1,13 +1,16 @@
-// The game page, /play/{id}: the board of the seat's view, its legal moves, the effects of each
-// move, waiting for the other seat, and around a finished game: the deal verified, the record,
-// the replay and the share link.
+// The game page, /play/{id}: the board of the seat's view, its legal moves, every move in the
+// game's own words (words.js: yours, the other seat's as it arrives, a bot's, a forced one),
+// panels of text over the view, waiting for the other seat (and calling the player back: the
+// tab's title, a sound, a notification), and around a finished game: who won, the deal
+// verified, the record, the replay and the share link.
 
 import { api, ApiError, eventStream, newKey, pushLink, pushStream, storage } from "./api.js";
-import { generic, renderBoard } from "./boards.js";
+import { highlightCards, renderBoard } from "./boards.js";
 import { verifyDeal } from "./deal.js";
-import { movesPanel } from "./moves.js";
+import { focusNext, movesPanel } from "./moves.js";
 import { verifyChain } from "./record.js";
-import { effectLine, fill, h, moveLabel, words } from "./ui.js";
+import { fill, h, useSpeaker } from "./ui.js";
+import { capitalized, cardsNamed, Speaker } from "./words.js";
 
 const LONG_POLL_SECONDS = 20;
 
@@ -26,34 +29,62 @@ async function takeFragment(gameId) {
     const { data } = await api("POST", `/v1/games/${encodeURIComponent(gameId)}/seats/${seat}`,
       { body: { invite: fragment.get("invite") } });
     storage.saveSeat(gameId, { token: data.token, seat: data.seat, ruleset: data.game.ruleset });
-    return `You joined as seat ${data.seat + 1}.`;
+    const order = ["first", "second"][data.seat] ?? `in turn ${data.seat + 1}`;
+    return `You joined the game: you play ${order}.`;
   } catch (e) {
     if (storage.seat(gameId)) return null; // this browser already holds the seat: a reload
     return `This invite could not be used: ${e.message}`;
   }
 }
 
-/** The result in one line: who won, from this seat's side when it has one. */
-function headline(game, seat) {
-  const o = game.outcome || {};
-  const score = Array.isArray(o.score) ? ` (scores ${o.score.join(" to ")})`
-    : typeof o.score === "number" ? ` (score ${o.score})` : "";
-  if (Number.isInteger(o.winner)) {
-    const who = o.winner === seat ? "You win" : `Seat ${o.winner + 1} wins`;
-    return `${who}${o.reason || o.decided_by ? ` by ${(o.reason || o.decided_by).replaceAll("_", " ")}` : ""}${score}.`;
+const PREFS_KEY = "royal-court:callbacks";
+
+/** The player's call-back choices, kept in this browser: a sound, a notification. */
+function prefs() {
+  try {
+    return { sound: false, notify: false, ...JSON.parse(localStorage.getItem(PREFS_KEY) || "{}") };
+  } catch {
+    return { sound: false, notify: false };
   }
-  if (o.result) {
-    const result = o.result.replaceAll("_", " ");
-    const mine = seat === null ? `The game ended: ${result}` : `You ${result}`;
-    return `${mine}${score}.`;
+}
+
+function savePrefs(next) {
+  localStorage.setItem(PREFS_KEY, JSON.stringify(next));
+}
+
+let audio = null;
+
+/** A short two-note chime, made by the page (no file to fetch). */
+function chime() {
+  try {
+    audio = audio || new AudioContext();
+    const now = audio.currentTime;
+    [660, 880].forEach((hz, i) => {
+      const tone = audio.createOscillator();
+      const gain = audio.createGain();
+      tone.frequency.value = hz;
+      gain.gain.setValueAtTime(0.0001, now + i * 0.15);
+      gain.gain.exponentialRampToValueAtTime(0.2, now + i * 0.15 + 0.02);
+      gain.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.15 + 0.14);
+      tone.connect(gain).connect(audio.destination);
+      tone.start(now + i * 0.15);
+      tone.stop(now + i * 0.15 + 0.15);
+    });
+  } catch {
+    // no sound on this browser
   }
-  return `The game is ${game.status}${score}.`;
 }
 
 export async function gamePage(root, gameId, rulesets) {
   const page = {
-    gameId, game: null, view: null, log: [], message: "", busy: false, poll: null,
+    gameId, game: null, view: null, message: "", busy: false, poll: null,
     replayAt: null, verify: null, alive: true,
+    events: [], // the move list: {seq, seat, move, effects (null: not known here), fresh}
+    historyLoaded: false, // the log was read once: from then on, only missing moves are asked for
+    said: new WeakMap(), // each move of the list → its list item, said once
+    learning: Promise.resolve(),
+    announce: "", // the other seat's last move, said once as it arrives
+    presence: null, // a timer while an invited seat has not joined yet
   };
   const joined = await takeFragment(gameId);
   if (joined) page.message = joined;
@@ -61,7 +92,131 @@ export async function gamePage(root, gameId, rulesets) {
   const token = () => seatInfo()?.token;
   const title = (id) => rulesets.find((r) => r.id === id)?.title || id;
   const layout = (id) => rulesets.find((r) => r.id === id)?.board || "generic";
+  const gestures = (id) => rulesets.find((r) => r.id === id)?.gestures || {};
   const path = `/v1/games/${encodeURIComponent(gameId)}`;
+  const rulesetOf = (id) => rulesets.find((r) => r.id === id) || {};
+  const baseTitle = document.title;
+
+  /** The game's words as this page's reader hears them (seats from its side). */
+  function speaker() {
+    const r = rulesetOf(page.game.ruleset);
+    return new Speaker(r.words, { seats: page.game.seats || [], viewer: mySeat(), maxSeats: r.seats?.max || 1 });
+  }
+
+  /**
+   * Puts moves in the list by their seq, newest last: a move already listed with its effects
+   * is kept; with `fresh`, these are the newest (lit on the board, revealed one by one).
+   */
+  function putEvents(list, fresh) {
+    if (fresh) page.events.forEach((e) => { e.fresh = false; });
+    const bySeq = new Map(page.events.map((e) => [e.seq, e]));
+    for (const e of list) {
+      const had = bySeq.get(e.seq);
+      if (!had || (had.effects === null && e.effects !== null)) bySeq.set(e.seq, { ...e, fresh: Boolean(fresh) });
+    }
+    page.events = [...bySeq.values()].sort((a, b) => a.seq - b.seq);
+    if (fresh) page.animate = true;
+  }
+
+  /** The seqs up to the game's version that the list does not hold yet. */
+  function missingSeqs() {
+    const have = new Set(page.events.map((e) => e.seq));
+    return Array.from({ length: page.game.version }, (_, i) => i + 1).filter((seq) => !have.has(seq));
+  }
+
+  /** The move list from the log (GET …/moves): each move said, its effects not known here. */
+  async function loadHistory() {
+    try {
+      const { data } = await api("GET", `${path}/moves`, { token: token() });
+      putEvents(data.moves.map((m) => ({ seq: m.seq, seat: m.seat, move: m.move, effects: null })), false);
+      page.historyLoaded = true;
+      refreshWords();
+      if (missingSeqs().length) learn();
+    } catch {
+      // the list stays as it is; the next move fills it in
+    }
+  }
+
+  /**
+   * The moves the list misses, up to the game's version, with what each set off (GET
+   * …/replay?at=k, a seat's own view of each step); a spectator of a game in play, which may
+   * not step through it, reads them from the log. The other seat's newest moves are announced.
+   */
+  function learn() {
+    page.learning = page.learning.then(async () => {
+      if (!page.historyLoaded) return; // the whole log comes first (loadHistory learns after it)
+      const wanted = missingSeqs();
+      if (!wanted.length) return;
+      let fresh = [];
+      try {
+        if (!token() && page.game.status === "playing") throw new Error("a spectator reads the log");
+        const steps = await Promise.all(wanted.map((seq) =>
+          api("GET", `${path}/replay?at=${seq}`, { token: token() }).then((a) => a.data)));
+        fresh = steps.map((step) => ({ seq: step.at, seat: step.move.seat, move: step.move.move,
+                                       effects: step.effects || [] }));
+      } catch {
+        const { data } = await api("GET", `${path}/moves`, { token: token() }).catch(() => ({ data: { moves: [] } }));
+        fresh = data.moves.filter((m) => wanted.includes(m.seq))
+          .map((m) => ({ seq: m.seq, seat: m.seat, move: m.move, effects: null }));
+      }
+      if (!fresh.length) return;
+      putEvents(fresh, true);
+      const theirs = fresh.filter((e) => e.seat !== mySeat());
+      if (theirs.length) announce(theirs);
+      refreshWords();
+    });
+    return page.learning;
+  }
+
+  /** Says the other seat's moves once (the live region), and calls the player back. */
+  function announce(events) {
+    const voice = speaker();
+    page.announce = events.map((e) => [voice.move(e.move, e.seat),
+      ...(e.effects || []).map((x) => voice.effect(x, e.seat))].filter(Boolean).join(". ")).join(". ");
+    callBack(voice);
+  }
+
+  /** It is this seat's turn again after waiting: the tab's title, a sound, a notification. */
+  function callBack(voice) {
+    if (mySeat() === null || waitingNow() || page.game.status !== "playing") return;
+    const p = prefs();
+    if (p.sound) chime();
+    if (p.notify && document.hidden && globalThis.Notification?.permission === "granted") {
+      try {
+        new Notification(`Your turn · ${title(page.game.ruleset)}`, { body: page.announce || voice.move({ type: "" }, null), tag: gameId });
+      } catch {
+        // notifications are not offered here (a page without a service worker on some phones)
+      }
+    }
+  }
+
+  /** While an invited seat is still open, the host's page looks for it to be joined. */
+  function watchPresence() {
+    const open = (page.game.seats || []).some((s) => s.player === "human" && !s.joined);
+    if (!open || page.presence || !page.alive || page.game.status !== "playing" || mySeat() === null) return;
+    page.presence = setTimeout(async () => {
+      page.presence = null;
+      try {
+        const { data } = await api("GET", path, { token: token() });
+        const joinedNow = (data.game.seats || []).filter((s) => s.joined && !(page.game.seats || [])
+          .find((t) => t.seat === s.seat)?.joined);
+        if (data.game.version === page.game.version) {
+          page.game = data.game;
+          page.view = data.view;
+        }
+        if (joinedNow.length) {
+          page.announce = `${joinedNow.map((s) => capitalized(speaker().seatName(s.seat))).join(", ")} joined the game.`;
+          root.querySelector("#seats")?.replaceWith(...seatsLine().filter((n) => n?.id === "seats"));
+          root.querySelector("section.invites")?.remove();
+          refreshWords();
+          return;
+        }
+      } catch {
+        // try again at the next tick
+      }
+      watchPresence();
+    }, 2000);
+  }
 
   function say(text, kind = "info") {
     page.message = text;
@@ -108,7 +263,7 @@ export async function gamePage(root, gameId, rulesets) {
           if (data.game.version === page.game.version) continue;
           page.game = data.game;
           page.view = data.view;
-          page.log.push({ text: `The game moved on (version ${page.game.version}).` });
+          learn();
           if (!waitingNow()) { // our move: the stream has done its work
             page.poll = null;
             controller.abort();
@@ -156,7 +311,7 @@ export async function gamePage(root, gameId, rulesets) {
           const before = page.game.version;
           page.game = answer.data.game;
           page.view = answer.data.view;
-          if (page.game.version !== before) page.log.push({ text: `The game moved on (version ${page.game.version}).` });
+          if (page.game.version !== before) learn();
           page.poll = null;
           render();
           return;
@@ -185,8 +340,17 @@ export async function gamePage(root, gameId, rulesets) {
       const answer = await post(key).catch((e) => { if (e instanceof ApiError) throw e; return post(key); });
       page.game = answer.data.game;
       page.view = answer.data.view;
-      page.log.push({ text: `You: ${moveLabel(move)}`, mine: true });
-      for (const effect of answer.data.effects || []) page.log.push({ text: effectLine(effect) });
+      // This move and the bots' replies, each `bot_move` opening the next one's effects; the
+      // bots' moves were logged after ours, so ours is the version less their number.
+      const played = [{ seat: mySeat(), move, effects: [] }];
+      for (const effect of answer.data.effects || []) {
+        if (effect.type === "bot_move") played.push({ seat: effect.seat, move: effect.move, effects: [] });
+        else played[played.length - 1].effects.push(effect);
+      }
+      const first = page.game.version - played.length + 1;
+      putEvents(played.map((e, i) => ({ ...e, seq: first + i })), true);
+      if (missingSeqs().length) learn(); // another seat moved meanwhile (a simultaneous step)
+      page.announce = played.length > 1 ? played.slice(1).map((e) => speaker().move(e.move, e.seat)).join(". ") : "";
       say("");
     } catch (e) {
       if (e instanceof ApiError && e.status === 409) {
@@ -201,18 +365,23 @@ export async function gamePage(root, gameId, rulesets) {
     } finally {
       page.busy = false;
       render();
-      root.querySelector("[data-move]:not([disabled])")?.focus();
+      focusNext(root);
     }
   }
 
   function statusLine() {
     const g = page.game;
     const over = g.status !== "playing";
-    const text = over ? `Game over: ${g.status}` : "Playing";
+    const mine = mySeat() !== null;
+    const several = (rulesetOf(g.ruleset).seats?.max || 1) > 1;
+    const ending = over ? speaker().ending(g.outcome, page.view.outcome) : null;
+    const text = over ? `Game over: ${ending.headline}`
+      : !mine ? "Watching"
+        : waitingNow() ? "Waiting for your opponent"
+          : several ? "Your turn" : "Your move";
     return h("p", { id: "game-status", class: `status ${over ? "over" : ""}`, "data-status": g.status,
-                    "data-version": g.version, role: "status" },
-      h("strong", {}, text), ` · move ${g.version}`,
-      g.outcome ? ` · ${words(g.outcome)}` : "");
+                    "data-version": g.version, "data-verdict": ending?.verdict, role: "status" },
+      h("strong", {}, text), ` · ${g.version === 1 ? "1 move" : `${g.version} moves`} played`);
   }
 
   function mySeat() {
@@ -222,12 +391,25 @@ export async function gamePage(root, gameId, rulesets) {
   }
 
   function seatsLine() {
-    const mine = seatInfo();
-    const seatOf = mySeat();
-    const who = mine ? `You play seat ${(seatOf ?? 0) + 1}.` : "You are watching (no seat on this browser).";
-    const seats = (page.game.seats || []).map((s) =>
-      `seat ${s.seat + 1}: ${s.player === "bot" ? `bot (${s.policy})` : s.joined ? "human" : "open"}`);
-    return h("p", { class: "seats" }, who, seats.length > 1 ? ` ${seats.join(" · ")}` : "");
+    const voice = speaker();
+    const me = mySeat();
+    const seats = page.game.seats || [];
+    const daily = page.game.daily
+      ? h("p", { class: "daily-tag", id: "daily-tag" }, `Daily challenge of ${page.game.daily.date}: `,
+        me === null ? `${page.game.daily.name}'s ranked attempt.` : "your one ranked attempt.")
+      : null;
+    if (seats.length < 2) {
+      return [daily, me === null ? h("p", { class: "seats" }, "You are watching this game.") : null];
+    }
+    const others = seats.filter((s) => s.seat !== me).map((s) => {
+      const name = capitalized(voice.seatName(s.seat));
+      const state = s.player === "bot" ? "" : s.joined ? "" : " (not joined yet)";
+      return `${name}${state}`;
+    });
+    const order = (s) => (s === 0 ? "first" : s === 1 ? "second" : `in turn ${s + 1}`);
+    const who = me === null ? `You are watching ${others.join(" against ")}.`
+      : `You play ${order(me)}, against ${others.join(" and ")}.`;
+    return [daily, h("p", { class: "seats", id: "seats" }, who)];
   }
 
   function invitesPanel() {
@@ -239,7 +421,8 @@ export async function gamePage(root, gameId, rulesets) {
       open.map((inv) => {
         const link = `${location.origin}/play/${gameId}#invite=${encodeURIComponent(inv.invite)}&seat=${inv.seat}`;
         const id = `invite-${inv.seat}`;
-        return h("p", {}, h("label", { for: id }, `Seat ${inv.seat + 1}: send this link`), " ",
+        const whom = (page.game.seats || []).length > 2 ? `The player ${inv.seat + 1}` : "Your opponent";
+        return h("p", {}, h("label", { for: id }, `${whom}'s invite: send this link`), " ",
           h("input", { id, class: "invite-link", readonly: true, value: link, size: 40 }), " ",
           h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(link).then(
             () => { say("Invite link copied."); render(); }, () => {}) }, "Copy"));
@@ -328,10 +511,30 @@ export async function gamePage(root, gameId, rulesets) {
         h("button", { type: "button", onclick: go(at + 1) }, "Next ▶"),
         h("output", { for: "replay-at", id: "replay-position" }, `step ${at} of ${max}`)),
       step && !step.error && step.at === at ? h("div", { class: "replay-step", "data-at": step.at },
-        h("p", {}, step.move ? `Move ${step.at}: ${moveLabel(step.move.move || step.move)}` : "The deal."),
-        step.effects?.length ? h("ul", { class: "effects" }, step.effects.map((e) => h("li", {}, effectLine(e)))) : null,
+        h("p", {}, step.move ? `Move ${step.at}: ${speaker().move(step.move.move, step.move.seat)}.` : "The deal."),
+        step.effects?.length ? h("ul", { class: "effects" }, step.effects
+          .map((e) => speaker().effect(e, step.move?.seat)).filter(Boolean).map((line) => h("li", {}, line))) : null,
         renderBoard(layout(page.game.ruleset), step.view)) : null,
       step?.error ? h("p", { class: "bad" }, step.error) : null);
+  }
+
+  /**
+   * A new deal with the same seats (POST /v1/games: the same ruleset, options and seats, a
+   * new secret seed): at once against bots; another person gets a new invite link to send,
+   * shown on the new game's page (the API carries no invite over from a finished game).
+   */
+  async function rematch() {
+    const g = page.game;
+    const seats = (g.seats || []).map((s) => (s.player === "bot" ? { player: "bot", policy: s.policy } : { player: "human" }));
+    try {
+      const { data } = await api("POST", "/v1/games", { body: { ruleset: g.ruleset, options: g.options, seats } });
+      storage.saveSeat(data.game.id, { token: data.token, seat: data.seat, ruleset: g.ruleset, invites: data.invites });
+      history.pushState(null, "", `/play/${encodeURIComponent(data.game.id)}`);
+      dispatchEvent(new PopStateEvent("popstate"));
+    } catch (e) {
+      say(`No rematch: ${e.message}`, "error");
+      render();
+    }
   }
 
   function endPanel() {
@@ -340,12 +543,29 @@ export async function gamePage(root, gameId, rulesets) {
     // two-seat game a known deal would show one seat the other's cards.
     const same = g.share?.same_deal;
     const again = same ? `/play?from_game=${encodeURIComponent(same.from_game)}` : null;
+    const ending = speaker().ending(g.outcome, page.view.outcome);
+    // A ranked daily game is private until its day is over: what a player can share at once
+    // is the day's challenge itself; the game's own page is public from the next day (UTC).
+    const daily = g.daily ? `${location.origin}/daily` : null;
     return h("section", { class: "end", "aria-label": "After the game" },
       h("h2", {}, "Game over"),
-      h("p", { class: "headline", id: "outcome" }, headline(g, mySeat())),
-      h("details", { class: "outcome" }, h("summary", {}, "The outcome in full"), generic(g.outcome)),
+      h("p", { class: `headline verdict-${ending.verdict}`, id: "outcome", "data-verdict": ending.verdict },
+        `${ending.headline}.`),
+      ending.reason ? h("p", { class: "reason", id: "outcome-reason" }, `${ending.reason}.`) : null,
+      ending.score ? h("p", { class: "score", id: "outcome-score" }, `${ending.score}.`) : null,
+      daily && !g.seed ? h("div", { class: "daily-share" },
+        h("p", {}, h("label", { for: "share-link" }, "Challenge a friend to today's deal: "),
+          h("input", { id: "share-link", readonly: true, value: daily, size: 40 }), " ",
+          h("button", { type: "button", onclick: () => navigator.clipboard?.writeText(daily).then(
+            () => { say("Link copied."); render(); }, () => {}) }, "Copy")),
+        h("p", { class: "small" }, "Your game itself is private until the day is over (UTC); then ",
+          h("a", { href: `/play/${encodeURIComponent(gameId)}` }, "its page"), " shows it to anyone, with its seed.")) : null,
       h("p", {}, h("button", { type: "button", id: "download-record", onclick: downloadRecord }, "Download the record"),
         " ", again ? h("a", { href: again, id: "share-deal" }, "Play this deal again") : null,
+        " ", (g.seats || []).length > 1 && mySeat() !== null
+          ? h("button", { type: "button", id: "rematch", class: "primary", onclick: rematch },
+            (g.seats || []).some((s) => s.seat !== mySeat() && s.player === "human") ? "Rematch (a new invite to send)" : "Rematch")
+          : null,
         " ", h("a", { href: "/" }, "New game")),
       again ? h("p", {}, h("label", { for: "share-link" }, "Share this deal: "),
         h("input", { id: "share-link", readonly: true, value: location.origin + again, size: 40 }))
@@ -353,6 +573,95 @@ export async function gamePage(root, gameId, rulesets) {
           "dealt again; its seed (above) and its record are there to check it.") : null,
       g.seed ? verifyPanel() : h("p", {}, "The seed is revealed once the day's challenge is over."),
       replayPanel());
+  }
+
+  /** The view in the game's words: its panels (running totals, the battle, the goal). */
+  function wordsPanels(voice) {
+    const panels = voice.panels(page.view);
+    if (!panels.length) return null;
+    return h("section", { class: "words-panels", "aria-label": "The game in words" },
+      panels.map((p) => h("section", { class: "words-panel", "aria-label": p.label },
+        h("h3", {}, p.label), h("ul", {}, p.lines.map((line) => h("li", {}, line))))));
+  }
+
+  /** One move of the list, said once and kept (a long game's list is not said again at every
+   * render); only the newest arrive with an animation, their effects one after another. */
+  function eventItem(e, voice, me) {
+    let item = page.said.get(e);
+    if (!item) {
+      const details = (e.effects || []).map((x) => voice.effect(x, e.seat)).filter(Boolean);
+      item = h("li", { class: `event ${e.seat === me ? "mine" : "theirs"}`, "data-seq": e.seq, value: e.seq },
+        h("span", { class: "event-move" }, `${voice.move(e.move, e.seat)}.`),
+        details.length ? h("ul", { class: "event-effects" }, details.map((line) => h("li", {}, `${line}.`))) : null);
+      page.said.set(e, item);
+    }
+    const arriving = Boolean(e.fresh && page.animate);
+    item.classList.toggle("fresh", arriving);
+    item.querySelectorAll(".event-effects > li").forEach((li, i) => {
+      li.className = arriving ? `reveal reveal-${Math.min(i + 1, 12)}` : "";
+    });
+    return item;
+  }
+
+  /** Every move of the game in its words, newest last, with what each set off. */
+  function historyPanel(voice) {
+    const me = mySeat();
+    const several = (rulesetOf(page.game.ruleset).seats?.max || 1) > 1;
+    return h("section", { class: "log", "aria-label": "Moves" },
+      h("div", { class: "log-head" }, h("h2", {}, "Moves"),
+        callbackControls(several && me !== null && page.game.status === "playing")),
+      page.events.length
+        ? h("ol", { id: "effects", tabindex: 0, "aria-label": "Every move, in order" },
+          page.events.map((e) => eventItem(e, voice, me)))
+        : h("p", { class: "empty" }, "No move yet."));
+  }
+
+  /** The call-back choices of a game of several seats: a sound, a notification. */
+  function callbackControls(shown) {
+    if (!shown) return null;
+    const p = prefs();
+    const sound = h("button", { type: "button", class: "toggle", id: "sound-toggle", "aria-pressed": String(p.sound) },
+      p.sound ? "♪ Sound: on" : "♪ Sound: off");
+    sound.addEventListener("click", () => {
+      savePrefs({ ...prefs(), sound: !p.sound });
+      if (!p.sound) chime(); // a sample, and the browser's leave to play sounds
+      render();
+    });
+    const allowed = globalThis.Notification?.permission;
+    const notify = globalThis.Notification && allowed !== "denied"
+      ? h("button", { type: "button", class: "toggle", id: "notify-toggle", "aria-pressed": String(p.notify && allowed === "granted") },
+        p.notify && allowed === "granted" ? "Notify me: on" : "Notify me when it is my turn")
+      : null;
+    notify?.addEventListener("click", async () => {
+      if (p.notify && allowed === "granted") savePrefs({ ...prefs(), notify: false });
+      else if ((await Notification.requestPermission()) === "granted") savePrefs({ ...prefs(), notify: true });
+      render();
+    });
+    return h("div", { class: "callbacks" }, sound, notify);
+  }
+
+  function announceLine() {
+    return h("p", { id: "announce", class: page.announce ? "announce" : "announce empty", role: "status",
+                    "aria-live": "polite" }, page.announce);
+  }
+
+  /**
+   * What the arriving moves change, put in place without drawing the page again (a player's
+   * selection on the board stays as it is): the announcement, the move list, the lit cards.
+   */
+  function refreshWords() {
+    if (!page.alive || !page.game) return;
+    root.querySelector("#announce")?.replaceWith(announceLine());
+    root.querySelector("section.log")?.replaceWith(historyPanel(speaker()));
+    settleWords();
+  }
+
+  /** After the words are on the page: the newest move in sight, its cards lit on the board. */
+  function settleWords() {
+    const log = root.querySelector("#effects");
+    if (log) log.scrollTop = log.scrollHeight;
+    highlightCards(root, cardsNamed(page.events.filter((e) => e.fresh).map((e) => [e.move, e.effects])));
+    page.animate = false; // the newest moves arrive (and reveal) once, not at every render
   }
 
   function render() {
@@ -363,36 +672,56 @@ export async function gamePage(root, gameId, rulesets) {
     const legal = v.legal_moves || [];
     // Resign (and undo) are always open to a seat: it is our turn only if something else is.
     const waiting = waitingNow();
+    const voice = speaker();
+    useSpeaker(voice); // the move controls' labels, in the game's words
     fill(root, 
       h("h1", {}, title(g.ruleset)),
       statusLine(),
       seatsLine(),
+      announceLine(),
       page.message ? h("p", { id: "message", class: `message ${page.messageKind || "info"}`, role: "alert" }, page.message) : null,
       invitesPanel(),
       commitmentLine(),
-      playing && legal.length ? movesPanel(legal, play) : null,
       waiting ? h("p", { class: "waiting", id: "waiting", role: "status" },
         seatInfo() ? "Waiting for your opponent…" : "Watching: the board follows the game.") : null,
-      renderBoard(layout(g.ruleset), v),
-      page.log.length ? h("section", { class: "log", "aria-label": "What happened" }, h("h2", {}, "What happened"),
-        h("ol", { id: "effects", "aria-live": "polite", tabindex: 0, "aria-label": "Effects of each move" }, page.log.slice(-40).map((line) =>
-          h("li", { class: line.mine ? "mine" : "" }, line.text)))) : null,
+      renderBoard(layout(g.ruleset), v, { terms: rulesetOf(g.ruleset).words?.terms,
+        ...(playing && !page.busy ? { gestures: gestures(g.ruleset), play } : {}) }),
+      playing && legal.length ? movesPanel(legal, play) : null,
+      wordsPanels(voice),
+      historyPanel(voice),
       playing ? null : endPanel(),
     );
-    const log = root.querySelector("#effects");
-    if (log) log.scrollTop = log.scrollHeight; // the newest line in sight
+    settleWords();
+    const over = g.status !== "playing";
+    const turn = !over && mySeat() !== null && !waiting && (rulesetOf(g.ruleset).seats?.max || 1) > 1;
+    document.title = `${turn ? "▶ Your turn · " : ""}${title(g.ruleset)} · Royal Court`;
     if (waiting) waitForChange();
+    watchPresence();
+    if (page.historyLoaded && missingSeqs().length) learn(); // a reload after a conflict, say
   }
 
   try {
     await load();
   } catch (e) {
+    if (e instanceof ApiError && e.status === 403) {
+      fill(root, h("h1", {}, "A ranked daily attempt"),
+        h("p", { class: "message", role: "alert" }, "This game is a player's ranked attempt at a daily challenge: it stays ",
+          "private until the day is over (UTC), then anyone can see it and check it here."),
+        h("p", {}, h("a", { href: "/daily" }, "Play today's challenges yourself"), " · ", h("a", { href: "/" }, "Start a game")));
+      return () => {};
+    }
     fill(root, h("h1", {}, "Game not found"), h("p", { class: "message error", role: "alert" }, e.message),
       h("p", {}, h("a", { href: "/" }, "Start a game")));
     return () => {};
   }
   const at = new URLSearchParams(location.search).get("at");
   render();
+  loadHistory();
   if (at !== null && page.game.status !== "playing") showReplay(Number(at));
-  return () => { page.alive = false; stopPolling(); };
+  return () => {
+    page.alive = false;
+    stopPolling();
+    clearTimeout(page.presence);
+    document.title = baseTitle;
+  };
 }

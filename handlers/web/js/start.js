@@ -25,13 +25,14 @@ function optionField(ruleset, option) {
 
 function seatField(ruleset, seat) {
   const id = `${ruleset.id}-seat-${seat}`;
+  const who = ruleset.seats.max === 2 ? "Your opponent" : `Player ${seat + 1}`;
   // A seat past the game's fewest may stay empty (a game of 3 to 4 players).
   const optional = seat >= ruleset.seats.min
     ? h("option", { value: "none", selected: true }, "nobody (fewer players)") : null;
-  return h("div", { class: "field" }, h("label", { for: id }, `Seat ${seat + 1}`),
+  return h("div", { class: "field" }, h("label", { for: id }, who),
     h("select", { id, name: `seat-${seat}` }, optional,
-      h("option", { value: "human" }, "a human (you get an invite link)"),
-      ruleset.policies.map((p) => h("option", { value: `bot:${p}`, selected: p === "best" && seat === 1 }, `bot: ${p}`))));
+      h("option", { value: "human" }, "a person (you get an invite link)"),
+      ruleset.policies.map((p) => h("option", { value: `bot:${p}`, selected: p === "best" && seat === 1 }, `Bot (${p})`))));
 }
 
 // `seats` (offered where the number of players may vary) is set by the server from the seats
@@ -53,7 +54,7 @@ function rulesetCard(ruleset, navigate, fromGame) {
   const form = h("form", { class: "new-game", "aria-label": `New game of ${ruleset.title}` });
   const status = h("p", { class: "message", role: "alert" });
   const seats = ruleset.seats.max > 1
-    ? h("fieldset", {}, h("legend", {}, "Seats (you take seat 1)"),
+    ? h("fieldset", {}, h("legend", {}, "Who plays (you play first)"),
         Array.from({ length: ruleset.seats.max - 1 }, (_, i) => seatField(ruleset, i + 1)))
     : null;
   const options = !fromGame && gameOptions(ruleset).length

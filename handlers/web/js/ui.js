@@ -1,4 +1,5 @@
-// Small DOM helpers and the words for moves and effects, shared by every page and board.
+// Small DOM helpers and plain words for values, shared by every page and board. A game's own
+// words (its sentences for moves and effects, its panels, its ending) are in words.js.
 
 import { cardName, DECKTET_BY_CODE, DECKTET_SUITS, isCard, STANDARD, SUITS } from "./cards.js";
 
@@ -23,7 +24,7 @@ export function fill(node, ...children) {
   node.replaceChildren(...children.flat(Infinity).filter((c) => c !== null && c !== undefined && c !== false));
 }
 
-/** A card code in a line of text: "Q♥", "10♦²", "the Author". */
+/** A card code in a line of text: "Q♥", "10♦²", "The Author ☾∞". */
 export function short(code) {
   const m = STANDARD.exec(code);
   if (m) return `${m[1] === "T" ? "10" : m[1]}${SUITS[m[2]][0]}${m[3] ? (m[3] === "1" ? "¹" : "²") : ""}`;
@@ -32,48 +33,47 @@ export function short(code) {
   return cardName(code);
 }
 
-function words(value) {
+/** "a", "a and b", "a, b and c". */
+export function joinWords(items) {
+  if (items.length <= 1) return items.join("");
+  return `${items.slice(0, -1).join(", ")} and ${items[items.length - 1]}`;
+}
+
+/** Plain words for any JSON value: cards by name, lists joined, objects as "key value"
+ * pairs; never a raw dump, never a pair of numbers read as a place. */
+export function words(value) {
   if (value === null || value === undefined) return "—";
   if (typeof value === "string") return isCard(value) ? short(value) : value.replaceAll("_", " ");
-  if (typeof value === "number" || typeof value === "boolean") return String(value);
-  if (Array.isArray(value)) {
-    if (value.length === 2 && value.every((v) => Number.isInteger(v))) {
-      return `row ${value[0] + 1}, column ${value[1] + 1}`; // a map cell [r, c]
-    }
-    return value.length ? value.map(words).join(" + ") : "none";
-  }
+  if (typeof value === "number") return String(value);
+  if (typeof value === "boolean") return value ? "yes" : "no";
+  if (Array.isArray(value)) return value.length ? joinWords(value.map(words)) : "none";
   return Object.entries(value).map(([k, v]) => `${k.replaceAll("_", " ")} ${words(v)}`).join(", ");
 }
 
-const MOVE_VERBS = { with: "with", to: "to", target: "", column: "", card: "", cards: "" };
+let speaker = null;
 
-/** A legal move in words, for its button: "attack hearts", "control the Author with …". */
-export function moveLabel(move) {
+/** The game's words (a words.js Speaker) that move labels use; null: plain words. */
+export function useSpeaker(next) {
+  speaker = next;
+}
+
+function plainLabel(move) {
   const parts = [move.type.replaceAll("_", " ")];
   for (const [field, value] of Object.entries(move)) {
-    if (field === "type") continue;
-    const verb = field in MOVE_VERBS ? MOVE_VERBS[field] : field.replaceAll("_", " ");
-    parts.push(verb ? `${verb} ${words(value)}` : words(value));
+    if (field !== "type") parts.push(words(value));
   }
   return parts.join(" ");
 }
 
-const SEAT_FIELDS = new Set(["seat", "by", "owner", "mover", "winner"]);
-
-/** One effect in words, for the game's log. Seats are counted from 1, as on the page. */
-export function effectLine(effect) {
-  const { type, ...fields } = effect;
-  const rest = Object.fromEntries(Object.entries(fields).map(([k, v]) =>
-    [k, SEAT_FIELDS.has(k) && Number.isInteger(v) ? (k === "seat" ? v + 1 : `seat ${v + 1}`) : v]));
-  if (type === "bot_move") return `Seat ${effect.seat + 1} (bot) plays: ${moveLabel(effect.move)}`;
-  if (type === "forced") return `Forced: ${moveLabel(effect.move)}`;
-  if (type === "roll") {
-    const foe = effect.foe ? ` against ${effect.foe.join(" ")} (${effect.foe_total})` : "";
-    const you = effect.player ? `rolled ${effect.player.join(" ")} (${effect.player_total})` : "rolled";
-    return `Dice: ${you}${foe}${effect.winner ? `, ${effect.winner} wins` : ""}`;
+/** A legal move in words, for its button: the game's sentence for it, said as an order
+ * ("Attack the ♣ clubs Pretender with the current card"), or plain words for a partial move. */
+export function moveLabel(move) {
+  if (speaker && speaker.viewer !== null) {
+    const said = speaker.move(move, speaker.viewer);
+    if (said && !said.includes("—")) {
+      const order = said.replace(/^You /, "");
+      return order[0].toUpperCase() + order.slice(1);
+    }
   }
-  const detail = words(rest);
-  return `${type.replaceAll("_", " ")}${detail ? `: ${detail}` : ""}`;
+  return plainLabel(move);
 }
-
-export { words };
