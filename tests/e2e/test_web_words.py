@@ -262,9 +262,18 @@ def test_a_move_of_the_other_seat_is_announced_and_lit(browser, base, console):
     sentence = waiter.locator(f"#effects > li[data-seq='{version}'] .event-move").inner_text()
     assert announced.startswith(sentence[:-1]), (announced, sentence)
     assert waiter.locator("#announce").get_attribute("aria-live") == "polite"
-    cards = re.findall(r"(?:10|[2-9AJQK])[♣♦♥♠]", sentence)
-    if cards:
-        assert waiter.locator(".board .card.recent").count() >= 1
+    # The cards the move and its effects name, as the waiter's own replay step has them: when
+    # the waiter's board shows any (not all gone face down into a reserve), some are lit.
+    gid = web.game_id_of(waiter)
+    token = web.seat_token(waiter, gid)
+    _, _, step = call(base, "GET", f"/v1/games/{gid}/replay?at={version}", token=token)
+    said = json.dumps([step["move"], step["effects"]])
+    named = set(re.findall(r'"((?:[2-9TJQKA][CDHS]|X[12])[0-9]?)"', said))
+    board = waiter.locator(".board .card[data-card]")
+    on_board = set(board.evaluate_all("nodes => nodes.map(n => n.dataset.card)"))
+    lit = waiter.locator(".board .card.recent[data-card]")
+    if named & on_board:
+        assert set(lit.evaluate_all("nodes => nodes.map(n => n.dataset.card)")) & named
 
 
 # A browser where notifications are allowed and the page can be told it is hidden, with the
