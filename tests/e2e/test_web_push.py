@@ -17,12 +17,9 @@ import time
 
 import pytest
 
-from infra.dynamo_store import DynamoStore
-from infra.push_connections import PushConnections
 from tests.e2e.test_e2e import call, server
 from tests.e2e.test_web_client import Console, new_page, shown
-from tests.integration.test_lambda_push import TableStream
-from tests.stores import dynamo_client, fresh_table_name
+from tests.integration.test_lambda_push import TableStream, push_tables
 from tests.websocket_gateway import StreamPump, WebSocketGateway
 
 pytestmark = pytest.mark.browser
@@ -33,13 +30,7 @@ MOVES = 40  # then a resignation: enough turns each way to measure, in a minute
 
 @pytest.fixture
 def aws_path(monkeypatch, dynamodb_local_endpoint, tmp_path):
-    table, connections_table = fresh_table_name(), fresh_table_name()
-    client = dynamo_client(dynamodb_local_endpoint)
-    DynamoStore(client, table).create_table()
-    client.update_table(
-        TableName=table, StreamSpecification={"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"}
-    )
-    PushConnections(client, connections_table).create_table()
+    _, table, connections_table = push_tables(dynamodb_local_endpoint)
     env = {
         "ROYAL_STORE": "dynamodb",
         "ROYAL_TABLE": table,

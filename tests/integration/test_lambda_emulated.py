@@ -29,8 +29,6 @@ import pytest
 import yaml
 
 from domain.registry import GAMES
-from infra.dynamo_store import DynamoStore
-from infra.push_connections import PushConnections
 from tests.integration.test_lambda import body_of
 from tests.integration.test_lambda import event as http_event
 from tests.integration.test_lambda_push import (
@@ -39,9 +37,10 @@ from tests.integration.test_lambda_push import (
     auth,
     connect_event,
     message_event,
+    push_tables,
 )
 from tests.lambda_runtime import lambda_function, unpack
-from tests.stores import ROOT, dynamo_client, fresh_table_name
+from tests.stores import ROOT
 
 TEMPLATE = yaml.safe_load((ROOT / "serverless.yml").read_text())
 TIMEOUT = TEMPLATE["provider"]["timeout"]
@@ -69,13 +68,7 @@ def task(tmp_path_factory):
 def cloud(dynamodb_local_endpoint, task, tmp_path):
     """The tables as serverless.yml declares them (the games table's stream: keys only), the
     WebSocket API's Management API, and the environment each function gets."""
-    table, connections_table = fresh_table_name(), fresh_table_name()
-    client = dynamo_client(dynamodb_local_endpoint)
-    DynamoStore(client, table).create_table()
-    client.update_table(
-        TableName=table, StreamSpecification={"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"}
-    )
-    PushConnections(client, connections_table).create_table()
+    _, table, connections_table = push_tables(dynamodb_local_endpoint)
     gateway = ManagementApi()
     env = {
         "ROYAL_STORE": "dynamodb",

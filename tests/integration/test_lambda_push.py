@@ -226,16 +226,22 @@ class Units:
         return taken
 
 
-@pytest.fixture
-def aws(monkeypatch, dynamodb_local_endpoint) -> Iterator[SimpleNamespace]:
+def push_tables(endpoint: str) -> tuple[Any, str, str]:
+    """The games table with its stream (serverless.yml's StreamSpecification: keys only) and
+    the WebSocket connections' table, fresh on DynamoDB Local: (client, games, connections)."""
     table, connections_table = fresh_table_name(), fresh_table_name()
-    client = dynamo_client(dynamodb_local_endpoint)
+    client = dynamo_client(endpoint)
     DynamoStore(client, table).create_table()
-    # serverless.yml's StreamSpecification: keys only.
     client.update_table(
         TableName=table, StreamSpecification={"StreamEnabled": True, "StreamViewType": "KEYS_ONLY"}
     )
     PushConnections(client, connections_table).create_table()
+    return client, table, connections_table
+
+
+@pytest.fixture
+def aws(monkeypatch, dynamodb_local_endpoint) -> Iterator[SimpleNamespace]:
+    client, table, connections_table = push_tables(dynamodb_local_endpoint)
     gateway = ManagementApi()
     for name, value in {
         "ROYAL_STORE": "dynamodb",
