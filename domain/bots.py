@@ -12,6 +12,7 @@ from typing import Any
 
 from domain.deal import DealRandom
 from domain.errors import Json
+from domain.fast_paths import fast_paths
 from domain.ruleset import Ruleset
 
 Policy = Callable[[Ruleset[Any, Any], Any, int, list[Json]], Json]
@@ -111,7 +112,7 @@ def play_out(
     if all(f is random_policy for f in factories):
         # Random bots need nothing but the legal moves: the typed, in-place fast path.
         rngs = [DealRandom(seed, bot_stream(seat)) for seat in seats]
-        final, typed = ruleset.playout(state, [_typed_random(rng) for rng in rngs])
+        final, typed = fast_paths(ruleset).playout(state, [_typed_random(rng) for rng in rngs])
         return final, [(seat, move.to_json()) for seat, move in typed]
     choosers = [f(DealRandom(seed, bot_stream(seat))) for seat, f in enumerate(factories)]
     log: list[tuple[int, Json]] = []

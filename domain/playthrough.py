@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from domain.errors import GameOver, IllegalMove, Json, ReplayError
+from domain.fast_paths import PublicPath, fast_paths
 from domain.moves import UNDO_MOVE, decode_move
 from domain.ruleset import Effect, Ruleset
 
@@ -31,12 +32,14 @@ class Playthrough:
     """The state reached by a log, the moves still in force, and how many were undone.
 
     Mutable, replayed forward only; `copy()` when a caller needs to branch. `play` replaces
-    the state (copy-on-apply, as the rules do); `advance` mutates a state this playthrough
+    the state (copy-on-apply, as the rules do); `advance` plays the game's fast path
+    (domain/fast_paths.py): in place, for a game that opts in, on a state this playthrough
     alone holds, copying it first if it may be shared (after `copy()`, or before any advance).
     """
 
     __slots__ = (
         "checkpoints",
+        "fast",
         "in_force",
         "options",
         "owns_state",
@@ -49,6 +52,7 @@ class Playthrough:
 
     def __init__(self, ruleset: AnyRuleset, seed: str, options: Mapping[str, object] | None):
         self.ruleset = ruleset
+        self.fast: PublicPath[Any, Any] = fast_paths(ruleset)
         self.seed = seed
         self.options = ruleset.validate_options(options)
         self.undo_allowed = bool(self.options.get("undo"))  # asked before every move replayed
@@ -63,7 +67,12 @@ class Playthrough:
     def copy(self) -> Playthrough:
         """A branch sharing the state until either side advances (each copies it then)."""
         new = Playthrough.__new__(Playthrough)
-        new.ruleset, new.seed, new.options = self.ruleset, self.seed, self.options
+        new.ruleset, new.fast, new.seed, new.options = (
+            self.ruleset,
+            self.fast,
+            self.seed,
+            self.options,
+        )
         new.undo_allowed = self.undo_allowed
         new.state, new.in_force, new.undos = self.state, self.in_force[:], self.undos
         new.checkpoints = dict(self.checkpoints)
@@ -138,7 +147,7 @@ class Playthrough:
             self._undo(seat)
             return
         try:
-            self.ruleset.advance(self._writable_state(), seat, move)
+            self.state = self.fast.advance(self._state_to_advance(), seat, move)
         except IllegalMove as e:
             if self.can_undo(seat):
                 e.legal_moves = [*e.legal_moves, dict(UNDO_MOVE)]
@@ -155,16 +164,19 @@ class Playthrough:
 
     def advance_event(self, seat: int | None, payload: Json | str) -> None:
         """`advance` for a logged event's payload as `MoveEvent` holds it: the move, or the
-        JSON text a store keeps it as, played by that text (`Ruleset.advance_text`) unless
-        the game allows undo (an undo, and the moves it may take back, are kept as moves)."""
+        JSON text a store keeps it as, played by that text (`advance_text`) unless the game
+        allows undo (an undo, and the moves it may take back, are kept as moves)."""
         if type(payload) is not str or self.undo_allowed:
             self.advance(seat, decode_move(payload) if type(payload) is str else payload)
             return
-        self.ruleset.advance_text(self._writable_state(), self._seat_of(seat), payload)
+        seat = self._seat_of(seat)
+        self.state = self.fast.advance_text(self._state_to_advance(), seat, payload)
 
-    def _writable_state(self) -> Any:
-        """The state, copied first if it may be shared (copy on write: see `copy`)."""
-        if not self.owns_state:
+    def _state_to_advance(self) -> Any:
+        """The state to hand the fast path, which returns the one to keep. In place, it must
+        be ours alone: copied first if it may be shared (copy on write: see `copy`). The
+        public path leaves it untouched and returns a new one."""
+        if self.fast.in_place and not self.owns_state:
             self.state = self.state.copy()
             self.owns_state = True
         return self.state
@@ -185,7 +197,7 @@ class Playthrough:
         else:
             state = self.ruleset.start(self.seed, self.options)
         for s, m in self.in_force[base:]:
-            self.ruleset.advance(state, s, m)  # a state no one else holds
+            state = self.fast.advance(state, s, m)  # a state no one else holds
         self.state, self.owns_state = state, True
         self.undos += 1
         return [{"type": "undo", "seat": taken_seat, "move": taken}]

@@ -12,14 +12,14 @@ is a single move, the engine plays it, so move logs hold nothing but real choice
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from functools import cached_property
 from typing import Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeVar
 
 from domain.deal import check_seed, shuffled
 from domain.errors import GameOver, IllegalMove, Json
 from domain.gestures import Gestures, gestures_json
-from domain.moves import UNDO_SHAPE, MoveShape, check_move, decode_move
+from domain.moves import UNDO_SHAPE, MoveShape, check_move
 from domain.options import (
     UNDO_OPTION,
     OptionSpec,
@@ -145,6 +145,12 @@ class Ruleset(ABC, Generic[S, M]):
     words: ClassVar[Words] = Words()
     """What a client says of this game's moves, effects, view and outcome, in the game's own
     words (domain/presentation.py), declared per game in its `words.py`; by default generic."""
+    in_place: ClassVar[type | None] = None
+    """The opt-in fast paths (domain/fast_paths.py: replay, rating and simulation playing one
+    private state in place): `InPlace`, or a subclass fusing a loop for this game, once its
+    `_play` touches nothing but the state it is given and `State.copy()` shares nothing
+    mutable; the conformance suite holds them to `apply`. None: the public path is used.
+    (Typed loosely: that module builds on this one.)"""
 
     # ---- public API -------------------------------------------------------------------------
 
@@ -246,29 +252,6 @@ class Ruleset(ABC, Generic[S, M]):
         self._play_forced(new_state, effects)
         return Transition(new_state, effects)
 
-    def advance(self, state: S, seat: int, move: object) -> None:
-        """`apply`, but on `state` itself and with the effects dropped: the fast path of
-        replaying a log, for a caller that owns `state` (a copy it made and shares with no
-        one). The same checks come first, so a refused move leaves `state` as it was."""
-        typed = self._checked(state, seat, move)
-        self._play(state, seat, typed, UNHEARD)
-        self._play_forced(state, UNHEARD)
-
-    def advance_text(self, state: S, seat: int, text: str) -> None:
-        """`advance` for a move still in the JSON text a store keeps it as. A log repeats a
-        few moves over and over, so the typed move is found by the text itself, skipping the
-        decode and the shape check; the legality checks are the same as `advance`'s."""
-        if self.is_over(state):
-            raise GameOver()
-        parsed = self._parsed_texts
-        typed = parsed.get(text)
-        if typed is None:
-            typed = self.parse_move(state, seat, decode_move(text))
-            if len(parsed) < _PARSED_LIMIT:
-                parsed[text] = typed
-        self._play(state, seat, self._legal_or_raise(state, seat, typed), UNHEARD)
-        self._play_forced(state, UNHEARD)
-
     def _checked(self, state: S, seat: int, move: object) -> M:
         """The typed move, if `seat` may play it now; GameOver or IllegalMove if not."""
         if self.is_over(state):
@@ -280,26 +263,6 @@ class Ruleset(ABC, Generic[S, M]):
             legal = self._legal(state, seat)
             raise IllegalMove(self._why_illegal(state, seat, typed), [m.to_json() for m in legal])
         return typed
-
-    def playout(
-        self, state: S, choosers: Sequence[Callable[[tuple[M, ...]], M]]
-    ) -> tuple[S, list[tuple[int, M]]]:
-        """Play to the end, each seat's move picked by `choosers[seat]` from its typed legal
-        moves: the internal fast path of simulations.
-
-        The result is exactly that of calling `apply` move after move (the same `_play` and
-        forced-move rule), but on one private copy mutated in place, with no JSON on the way
-        and the effects dropped: a random game costs a fraction of the public path.
-        """
-        state = state.copy()
-        log: list[tuple[int, M]] = []
-        while not self.is_over(state):
-            seat = self._to_move(state)[0]
-            move = choosers[seat](self._legal(state, seat))
-            log.append((seat, move))
-            self._play(state, seat, move, UNHEARD)
-            self._play_forced(state, UNHEARD)
-        return state, log
 
     def preview(self, state: S, seat: int, move: object) -> S:
         """The state right after `move` alone, before any forced move reveals more cards.
@@ -332,11 +295,6 @@ class Ruleset(ABC, Generic[S, M]):
         if key is not None and len(self._parsed) < _PARSED_LIMIT:
             self._parsed[key] = typed  # moves are immutable values: safe to share
         return typed
-
-    @cached_property
-    def _parsed_texts(self) -> dict[str, M]:
-        """Moves already parsed, by the JSON text a store keeps them as (see `advance_text`)."""
-        return {}
 
     @cached_property
     def _parsed(self) -> dict[tuple[object, ...], M]:

@@ -14,10 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.bots import bot_stream, play_out, random_policy
+from domain.bots import _typed_random, bot_stream, play_out, random_policy
 from domain.contracts import RESULT
 from domain.deal import SEED_PATTERN, DealRandom
 from domain.errors import IllegalMove
+from domain.fast_paths import PublicPath, fast_paths
 from domain.moves import UNDO_MOVE
 from domain.playthrough import Playthrough, replay
 from tests.games import EVERY_GAME
@@ -30,11 +31,18 @@ PICKS = st.lists(st.integers(0, 10_000), max_size=400)
 
 # The cases that take seconds each (measured): `make test` runs them at full strength, `make unit`
 # deselects them (`-m "not slow"`) and runs each in brief instead (the end of this file).
-SLOW_CONSERVATION = ("risus-royale", "royal-ace-assin", "royal-assassin-duel")
-SLOW_IN_PLACE = ("risus-royale",)
-SLOW_UNDO = ("risus-royale",)
+SLOW_CONSERVATION = (
+    "adaman",
+    "risus-royale",
+    "royal-ace-assin",
+    "royal-assassin",
+    "royal-assassin-duel",
+)
+SLOW_IN_PLACE = ("risus-royale", "royal-assassin-duel")
+SLOW_UNDO = ("risus-royale", "royal-assassin")
 SLOW_LOOKALIKES = ("royal-ace-assin",)
 SLOW_SOLVER_LINES = ("adaman",)
+SLOW_BOTS = (("greedy", "royal-assassin-duel"), ("best", "royal-assassin-duel"))
 
 
 def games(slow=(), among=GAME_IDS):
@@ -176,10 +184,10 @@ def views_of(game):
 @settings(max_examples=25)
 @given(data=st.data())
 def test_replaying_in_place_matches_playing_move_by_move(game_id, data):
-    """`Playthrough.advance` (one state mutated in place, effects unheard: how logs are
-    replayed) and `advance_event` on the JSON text a store keeps (the typed move found by its
-    text) against `play` (copy-on-apply, effects kept) after every move; a copy taken midway
-    stays where it was while the original advances."""
+    """`Playthrough.advance` (the game's fast path: one state mutated in place if it opts in,
+    effects unheard: how logs are replayed) and `advance_event` on the JSON text a store
+    keeps (the typed move found by its text) against `play` (copy-on-apply, effects kept)
+    after every move; a copy taken midway stays where it was while the original advances."""
     ruleset, seed, options, picks = draw_deal(data, game_id)
     _, log = random_game(ruleset, seed, options, picks)
     fast, slow = Playthrough(ruleset, seed, options), Playthrough(ruleset, seed, options)
@@ -232,7 +240,7 @@ def test_a_remembered_move_is_never_confused_with_a_lookalike(game_id, brief=Fal
                 tried.add(kind)
                 for _ in range(2):  # the first parse is remembered, the second recalled
                     ruleset.apply(state, seat, move)
-                    ruleset.advance_text(state.copy(), seat, json.dumps(move))
+                    fast_paths(ruleset).advance_text(state.copy(), seat, json.dumps(move))
                 for name, value in move.items():
                     for twin in lookalikes(value):
                         odd = {**move, name: twin}
@@ -242,7 +250,7 @@ def test_a_remembered_move_is_never_confused_with_a_lookalike(game_id, brief=Fal
                             text = json.dumps(odd)  # a tuple is written as a list
                             if json.loads(text) not in legal:  # nor by its stored text
                                 with pytest.raises(IllegalMove):
-                                    ruleset.advance_text(state.copy(), seat, text)
+                                    fast_paths(ruleset).advance_text(state.copy(), seat, text)
 
     for i in range(3):
         random_game(ruleset, f"lookalike-{i}", None, list(range(i, 400, 7)), check)
@@ -253,14 +261,18 @@ def test_a_remembered_move_is_never_confused_with_a_lookalike(game_id, brief=Fal
 @settings(max_examples=30)
 @given(seed=SEEDS, data=st.data())
 def test_the_fast_playout_plays_exactly_the_public_path(game_id, seed, data):
-    """`Ruleset.playout` (typed moves, one state mutated in place) against `apply` move by
-    move with the same random bot: the same moves, the same end, the same view."""
+    """The game's fast playout (domain/fast_paths.py: typed moves, one state mutated in place
+    if the game opts in) against `apply` move by move with the same random bot, and against
+    the public path's playout: the same moves, the same end, the same view."""
     game = EVERY_GAME[game_id]
     ruleset = game.ruleset
     options = data.draw(options_for(game), label="options")
     fast, fast_log = play_out(ruleset, seed, options, random_policy)
-    rngs = [DealRandom(seed, bot_stream(seat)) for seat in range(ruleset.seat_count(options))]
-    choosers = [random_policy(rng) for rng in rngs]
+
+    def fresh():
+        return [DealRandom(seed, bot_stream(seat)) for seat in range(ruleset.seat_count(options))]
+
+    choosers = [random_policy(rng) for rng in fresh()]
     state = ruleset.start(seed, options)
     log = []
     while not ruleset.is_over(state):
@@ -272,16 +284,31 @@ def test_the_fast_playout_plays_exactly_the_public_path(game_id, seed, data):
     for seat in seats_of(ruleset, options):
         assert ruleset.view(fast, seat) == ruleset.view(state, seat)
     assert ruleset.outcome(fast) == ruleset.outcome(state)
+    start = ruleset.start(seed, options)
+    public, typed = PublicPath(ruleset).playout(start, [_typed_random(rng) for rng in fresh()])
+    assert [(seat, move.to_json()) for seat, move in typed] == log
+    assert ruleset.view(public, None) == ruleset.view(state, None)
 
 
-@pytest.mark.parametrize("game_id", GAME_IDS)
-@pytest.mark.parametrize("policy", ["random", "greedy", "best"])
-def test_bots_only_ever_choose_legal_moves(game_id, policy):
+@pytest.mark.parametrize(
+    ("policy", "game_id"),
+    [
+        pytest.param(
+            policy,
+            game_id,
+            id=f"{policy}-{game_id}",
+            marks=[pytest.mark.slow] if (policy, game_id) in SLOW_BOTS else [],
+        )
+        for game_id in GAME_IDS
+        for policy in ("random", "greedy", "best")
+    ],
+)
+def test_bots_only_ever_choose_legal_moves(policy, game_id, games_played=None):
     game = EVERY_GAME[game_id]
     if policy not in game.policies:
         pytest.skip(f"{game_id} has no {policy} bot")
     ruleset = game.ruleset
-    for i in range(4 if policy == "best" else 10):
+    for i in range(games_played or (4 if policy == "best" else 10)):
         seed = f"conformance-{policy}-{i}"
         choose = game.policies[policy](DealRandom(seed, "bot"))
         state = ruleset.start(seed)
@@ -401,3 +428,8 @@ def test_a_remembered_move_is_never_confused_with_a_lookalike_in_brief(game_id):
 @pytest.mark.parametrize("game_id", SLOW_SOLVER_LINES)
 def test_solver_lines_replay_to_the_claimed_result_in_brief(game_id):
     test_solver_lines_replay_to_the_claimed_result(game_id, deals=1)
+
+
+@pytest.mark.parametrize(("policy", "game_id"), SLOW_BOTS, ids=[f"{p}-{g}" for p, g in SLOW_BOTS])
+def test_bots_only_ever_choose_legal_moves_in_brief(policy, game_id):
+    test_bots_only_ever_choose_legal_moves(policy, game_id, games_played=1)

@@ -15,6 +15,7 @@ from typing import ClassVar, NamedTuple
 
 from domain.deal import shuffled
 from domain.errors import Json
+from domain.fast_paths import InPlace
 from domain.games.adaman.board import GESTURES
 from domain.games.adaman.contract import CONTRACT
 from domain.games.adaman.decktet import (
@@ -218,6 +219,7 @@ class Adaman(Ruleset[State, Move]):
     title: ClassVar[str] = "Adaman (Decktet solitaire)"
     board: ClassVar[str] = "capital"
     gestures: ClassVar[Gestures] = GESTURES
+    in_place = InPlace
     words: ClassVar[Words] = WORDS
     move_shapes: ClassVar[tuple[MoveShape, ...]] = MOVE_SHAPES
     view_schema = CONTRACT.view_schema(MOVE_SHAPES)

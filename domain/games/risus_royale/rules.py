@@ -22,6 +22,7 @@ from typing import ClassVar
 
 from domain.deal import DealRandom
 from domain.errors import Json
+from domain.fast_paths import InPlace
 from domain.games.risus_royale.board import GESTURES
 from domain.games.risus_royale.contract import CONTRACT
 from domain.games.risus_royale.tables import (
@@ -291,6 +292,7 @@ class RisusRoyale(Ruleset[State, Move]):
     title: ClassVar[str] = "Risus Royale"
     board: ClassVar[str] = "map"
     gestures: ClassVar[Gestures] = GESTURES
+    in_place = InPlace
     words: ClassVar[Words] = WORDS
     option_specs = OPTION_SPECS
     move_shapes = MOVE_SHAPES

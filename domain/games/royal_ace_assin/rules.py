@@ -20,6 +20,7 @@ from typing import ClassVar
 
 from domain.deal import DealRandom
 from domain.errors import Json
+from domain.fast_paths import InPlace
 from domain.games.royal_ace_assin.board import GESTURES
 from domain.games.royal_ace_assin.contract import CONTRACT
 from domain.games.royal_ace_assin.words import WORDS
@@ -218,6 +219,7 @@ class RoyalAceAssin(Ruleset[State, Move]):
     title: ClassVar[str] = "Royal Ace-assin"
     board: ClassVar[str] = "figureheads"
     gestures: ClassVar[Gestures] = GESTURES
+    in_place = InPlace
     words: ClassVar[Words] = WORDS
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2

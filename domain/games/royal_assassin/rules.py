@@ -14,6 +14,7 @@ from typing import Any, ClassVar, NamedTuple, cast
 from domain.cards import JOKERS, STANDARD_DECK, SUIT_NAMES, SUITS, Card
 from domain.deal import shuffled
 from domain.errors import Json
+from domain.fast_paths import InPlace
 from domain.games.royal_assassin.board import GESTURES
 from domain.games.royal_assassin.contract import CONTRACT
 from domain.games.royal_assassin.words import WORDS
@@ -255,11 +256,35 @@ def _column_scan(state: State, c: int) -> Scan:
     return scan
 
 
+class RoyalAssassinInPlace(InPlace[State, Move]):
+    """The in-place fast paths, with the playout's loop fused for one seat: a position is
+    forced exactly when it lists two moves, so the forced-move rule and the choice read one
+    listing."""
+
+    def playout(
+        self, state: State, choosers: Sequence[Callable[[tuple[Move, ...]], Move]]
+    ) -> tuple[State, list[tuple[int, Move]]]:
+        state = state.copy()
+        choose = choosers[0]
+        legal_of, play = self.ruleset._legal, self.ruleset._play
+        log: list[tuple[int, Move]] = []
+        while state.status == "playing":
+            legal = state.legal_cache or legal_of(state, 0)
+            if len(legal) == 2:
+                play(state, 0, legal[0], UNHEARD)
+                continue
+            move = choose(legal)
+            log.append((0, move))
+            play(state, 0, move, UNHEARD)
+        return state, log
+
+
 class RoyalAssassin(Ruleset[State, Move]):
     id: ClassVar[str] = "royal-assassin"
     title: ClassVar[str] = "Royal Assassin (solitaire)"
     board: ClassVar[str] = "tableau"
     gestures: ClassVar[Gestures] = GESTURES
+    in_place = RoyalAssassinInPlace
     words: ClassVar[Words] = WORDS
     move_shapes: ClassVar[tuple[MoveShape, ...]] = MOVE_SHAPES
     view_schema = CONTRACT.view_schema(MOVE_SHAPES)
@@ -728,25 +753,6 @@ class RoyalAssassin(Ruleset[State, Move]):
             if effects is not UNHEARD:
                 effects.append({"type": "forced", "seat": 0, "move": forced.to_json()})
             self._play(state, 0, forced, effects)
-
-    def playout(
-        self, state: State, choosers: Sequence[Callable[[tuple[Move, ...]], Move]]
-    ) -> tuple[State, list[tuple[int, Move]]]:
-        """`Ruleset.playout` with its loop fused for one seat: a position is forced exactly
-        when it lists two moves, so the forced-move rule and the choice read one listing."""
-        state = state.copy()
-        choose = choosers[0]
-        legal_of, play = self._legal, self._play
-        log: list[tuple[int, Move]] = []
-        while state.status == "playing":
-            legal = state.legal_cache or legal_of(state, 0)
-            if len(legal) == 2:
-                play(state, 0, legal[0], UNHEARD)
-                continue
-            move = choose(legal)
-            log.append((0, move))
-            play(state, 0, move, UNHEARD)
-        return state, log
 
     # ---- reading a position --------------------------------------------------------------------
 

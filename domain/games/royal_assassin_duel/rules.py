@@ -18,6 +18,7 @@ from typing import ClassVar
 from domain.cards import STANDARD_DECK
 from domain.deal import DealRandom
 from domain.errors import Json
+from domain.fast_paths import InPlace
 from domain.games.royal_assassin_duel.board import GESTURES
 from domain.games.royal_assassin_duel.contract import CONTRACT
 from domain.games.royal_assassin_duel.words import WORDS
@@ -218,6 +219,7 @@ class RoyalAssassinDuel(Ruleset[State, Move]):
     title: ClassVar[str] = "Royal Assassin Duel"
     board: ClassVar[str] = "facing-tableaux"
     gestures: ClassVar[Gestures] = GESTURES
+    in_place = InPlace
     words: ClassVar[Words] = WORDS
     min_seats: ClassVar[int] = 2
     max_seats: ClassVar[int] = 2
