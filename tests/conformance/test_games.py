@@ -39,6 +39,8 @@ SLOW_CONSERVATION = (
     "royal-assassin-duel",
 )
 SLOW_IN_PLACE = ("risus-royale", "royal-assassin-duel")
+SLOW_DETERMINISM = ("risus-royale",)
+SLOW_PLAYOUT = ("risus-royale",)
 SLOW_UNDO = ("risus-royale", "royal-assassin")
 SLOW_LOOKALIKES = ("royal-ace-assin",)
 SLOW_SOLVER_LINES = ("adaman",)
@@ -163,7 +165,7 @@ def test_conservation_hidden_cards_legal_moves_and_termination(game_id, data):
         assert len(result["scores"]) == seats
 
 
-@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("game_id", games(SLOW_DETERMINISM))
 @settings(max_examples=40)
 @given(data=st.data())
 def test_replay_is_deterministic(game_id, data):
@@ -257,7 +259,7 @@ def test_a_remembered_move_is_never_confused_with_a_lookalike(game_id, brief=Fal
     assert tried
 
 
-@pytest.mark.parametrize("game_id", GAME_IDS)
+@pytest.mark.parametrize("game_id", games(SLOW_PLAYOUT))
 @settings(max_examples=30)
 @given(seed=SEEDS, data=st.data())
 def test_the_fast_playout_plays_exactly_the_public_path(game_id, seed, data):
@@ -410,6 +412,7 @@ def _without_undo(view):
             (test_conservation_hidden_cards_legal_moves_and_termination, SLOW_CONSERVATION),
             (test_replaying_in_place_matches_playing_move_by_move, SLOW_IN_PLACE),
             (test_undo_takes_back_exactly_and_reveals_nothing, SLOW_UNDO),
+            (test_replay_is_deterministic, SLOW_DETERMINISM),
         )
         for game_id in slow
     ],
@@ -433,3 +436,10 @@ def test_solver_lines_replay_to_the_claimed_result_in_brief(game_id):
 @pytest.mark.parametrize(("policy", "game_id"), SLOW_BOTS, ids=[f"{p}-{g}" for p, g in SLOW_BOTS])
 def test_bots_only_ever_choose_legal_moves_in_brief(policy, game_id):
     test_bots_only_ever_choose_legal_moves(policy, game_id, games_played=1)
+
+
+@pytest.mark.parametrize("game_id", SLOW_PLAYOUT)
+@settings(max_examples=3)
+@given(seed=SEEDS, data=st.data())
+def test_the_fast_playout_plays_exactly_the_public_path_in_brief(game_id, seed, data):
+    test_the_fast_playout_plays_exactly_the_public_path.hypothesis.inner_test(game_id, seed, data)
