@@ -112,6 +112,20 @@ class InvalidRequest(ValueError):
         self.field = field
 
 
+class NoRematch(Exception):
+    """A rematch the game cannot have: it is still being played, or it is a ranked daily
+    attempt (its player's one attempt of the day)."""
+
+
+class RematchExists(Exception):
+    """The game has its rematch already, `game_id`: another request dealt it first (the
+    stores' conditional write; the rematch use case then seats its caller there)."""
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__(f"this game's rematch is game {game_id}")
+        self.game_id = game_id
+
+
 class DailyNotFound(LookupError):
     """No daily challenge for that date yet (the day has not begun, UTC)."""
 

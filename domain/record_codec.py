@@ -8,8 +8,8 @@ as a dict; a field that is None is not stored (a NULL column, an absent attribut
 field is added here (and, on SQLite, as a column its `_migrate` adds to older files).
 
 Reading is lenient in the ways older stores need: a field missing or None takes its default
-(records from before seats, daily challenges, shared deals, salts or expiry), seats stored as
-"[]" read as none, and `seed_known` may be SQLite's 0/1.
+(records from before seats, daily challenges, shared deals, salts, expiry or rematches), seats
+stored as "[]" read as none, and `seed_known` may be SQLite's 0/1.
 
 >>> record = GameRecord("g", "duel", {}, "s", "c", False, "t", {0: "ab"},
 ...                     seats=(Seat(), Seat("bot", "best")))
@@ -60,6 +60,7 @@ GAME_FIELDS = (
     "seats",
     "chain_key",
     "expires_at",
+    "rematch",
 )
 """A game record's stored fields, in the order of SQLite's `games` columns."""
 
@@ -90,6 +91,7 @@ def game_fields(record: GameRecord) -> dict[str, Scalar]:
         "seats": json.dumps([_seat_json(s) for s in record.seats]) if record.seats else None,
         "chain_key": record.chain_key,
         "expires_at": record.expires_at,
+        "rematch": record.rematch,
     }
 
 
@@ -129,6 +131,7 @@ def game_record(fields: Mapping[str, Scalar]) -> GameRecord:
         seats=tuple(_seat(s) for s in json.loads(seats)) if seats else (),
         chain_key=text("chain_key"),
         expires_at=integer("expires_at"),
+        rematch=text("rematch"),
     )
 
 

@@ -14,7 +14,7 @@ from domain.daily import FIRST_DAY
 from domain.errors import Json
 from domain.replay_cache import ReplayCache
 from domain.store import GameStore
-from domain.usecases import daily, games, playing, records
+from domain.usecases import daily, games, playing, records, rematches
 from domain.usecases.court import GAME_ID, Court, Snapshot, epoch, token_digest
 from domain.usecases.playing import MAX_EVENTS
 
@@ -73,6 +73,9 @@ class GameService:
 
     def join(self, game_id: str, seat: int, invite: str | None) -> Snapshot:
         return games.join(self.court, game_id, seat, invite)
+
+    def rematch(self, game_id: str, token: str | None) -> Snapshot:
+        return rematches.rematch(self.court, game_id, token)
 
     def read_game(self, game_id: str, token: str | None) -> Snapshot:
         return games.read_game(self.court, game_id, token)

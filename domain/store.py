@@ -15,7 +15,15 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any, Literal, NamedTuple, Protocol
 
-from domain.errors import Forbidden, GameNotFound, InvalidRequest, Json, SeatTaken
+from domain.errors import (
+    Forbidden,
+    GameNotFound,
+    InvalidRequest,
+    Json,
+    RematchExists,
+    SeatTaken,
+    VersionConflict,
+)
 from domain.moves import decode_move
 
 PlayerKind = Literal["human", "bot"]
@@ -83,6 +91,10 @@ class GameRecord:
     """When an unfinished casual game nobody moves in is deleted (Unix seconds, UTC): set at
     creation, pushed back by moves, removed by the finishing move. None: kept for good (a
     finished game, a ranked daily attempt, or games made while expiry was off)."""
+    rematch: str | None = None
+    """The id of this finished game's rematch (the same seats, a new deal), once a seat has
+    asked for it: written once, by the conditional write that creates it
+    (`GamePort.create_rematch`). None: none yet, or a record from before rematches."""
 
     @property
     def seat_list(self) -> tuple[Seat, ...]:
@@ -262,6 +274,12 @@ class GamePort(Protocol):
         Forbidden if `invite_hash` is not the seat's, GameNotFound if there is no game.
         Two racing joins of one seat: exactly one succeeds."""
 
+    def create_rematch(self, game_id: str, record: GameRecord, replacing: str | None) -> None:
+        """Create `record`, the rematch of game `game_id`, and point that game at it, in one
+        atomic step, only while the game's pointer is `replacing` (None: it has none; else a
+        rematch that expired unplayed): `check_rematch` says what else. Two racing
+        rematches of one game: exactly one is created, the other creates nothing."""
+
     def list_finished(self, ruleset: str | None, limit: int, cursor: str | None) -> Page:
         """Finished games (of one ruleset, or all), newest finish first, `limit` at most.
 
@@ -330,6 +348,20 @@ def check_join(
     if seat in token_hashes:
         raise SeatTaken(f"seat {seat} has already been joined")
     return {**token_hashes, seat: token_hash}
+
+
+def check_rematch(game_id: str, found: bool, pointer: str | None, replacing: str | None) -> None:
+    """Whether game `game_id` (`found`, pointing at `pointer`) may be pointed at a new
+    rematch in place of `replacing`: GameNotFound if there is no such game, RematchExists
+    naming the rematch another request dealt first, VersionConflict if the pointer was
+    replaced meanwhile by nothing (never written so). The one rule every store applies,
+    to what it read inside its own atomic step, or after its conditional write failed."""
+    if not found:
+        raise GameNotFound(f"no game {game_id!r}")
+    if pointer != replacing:
+        if pointer is None:
+            raise VersionConflict(f"game {game_id} no longer points at {replacing}")
+        raise RematchExists(pointer)
 
 
 def encode_cursor(position: dict[str, Any]) -> str:

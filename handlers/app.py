@@ -22,7 +22,7 @@ from flask import Blueprint, Flask, Response, g, request, send_from_directory
 from flask_cors import CORS
 
 from domain.errors import Unauthenticated
-from domain.service import GameService
+from domain.service import GameService, Snapshot
 from domain.verify import nested_too_deeply, verify
 from handlers import presenter as present
 from handlers.limits import RateLimiter
@@ -159,11 +159,17 @@ def _json(body: Any, status: int = 200, headers: dict[str, str] | None = None) -
     return resp
 
 
-def _etag(version: int) -> str:
+def _etag(version: int | str) -> str:
     return f'"{version}"'
 
 
-def _if_none_match(version: int) -> bool:
+def _game_tag(game: Any) -> str:
+    """What a read's ETag says of a game: its version, and `r` once it has its rematch (the
+    one change to a game that is no move: a read with the version alone must not be 304)."""
+    return f"{game['version']}r" if "rematch" in game else str(game["version"])
+
+
+def _if_none_match(version: int | str) -> bool:
     """Whether the request's If-None-Match matches this version's ETag: one of a list, or `*`
     (RFC 9110: weak comparison)."""
     return request.if_none_match.contains_weak(str(version))
@@ -292,14 +298,8 @@ def create_app(
     def rulesets() -> Response:
         return _json({"rulesets": service.rulesets()})
 
-    @app.post("/v1/games")
-    def create_game() -> Response:
-        _limited(games_limit, "games")
-        body = _create_schema.load(_json_body())
-        snap = service.create_game(
-            body["ruleset"], body["options"], body.get("seed"), body.get("from_game"),
-            body.get("seats"),
-        )  # fmt: skip
+    def _created(snap: Snapshot) -> Response:
+        """A new game and the seat's token (create, rematch): 201, where it is, its version."""
         game_id = g.created_game_id = snap.game["id"]
         out = {"game": present.game(snap.game), "token": snap.token, "seat": snap.seat,
                "invites": present.invites(game_id, snap.invites), "view": snap.view}  # fmt: skip
@@ -308,6 +308,21 @@ def create_app(
         return _json(
             out, 201, {"Location": f"/v1/games/{game_id}", "ETag": _etag(snap.game["version"])}
         )
+
+    @app.post("/v1/games")
+    def create_game() -> Response:
+        _limited(games_limit, "games")
+        body = _create_schema.load(_json_body())
+        snap = service.create_game(
+            body["ruleset"], body["options"], body.get("seed"), body.get("from_game"),
+            body.get("seats"),
+        )  # fmt: skip
+        return _created(snap)
+
+    @app.post("/v1/games/<game_id>/rematch")
+    def rematch(game_id: str) -> Response:
+        _limited(games_limit, "games")
+        return _created(service.rematch(game_id, _bearer_token()))
 
     @app.post("/v1/games/<game_id>/seats/<int:seat>")
     def join(game_id: str, seat: int) -> Response:
@@ -332,7 +347,7 @@ def create_app(
         headers = {}
         wait = query.get("wait", 0.0)
         # `*` matches every version: waiting could never end in anything but 304.
-        if wait > 0 and _if_none_match(snap.game["version"]) and not request.if_none_match.star_tag:
+        if wait > 0 and _if_none_match(_game_tag(snap.game)) and not request.if_none_match.star_tag:
             if waiting is None or waiting.acquire(blocking=False):
                 try:
                     snap = _wait_for_change(game_id, token, snap, time.monotonic() + wait)
@@ -341,10 +356,10 @@ def create_app(
                         waiting.release()
             else:  # every waiting place is taken: the state now, and when to ask again
                 headers["Retry-After"] = str(WAIT_RETRY_SECONDS)
-        headers["ETag"] = _etag(snap.game["version"])
+        headers["ETag"] = _etag(_game_tag(snap.game))
         if push_url:  # the id is a stored game's: URL-safe
             headers["Link"] = f'<{push_url}?game={snap.game["id"]}>; rel="push"'
-        if _if_none_match(snap.game["version"]):
+        if _if_none_match(_game_tag(snap.game)):
             resp = Response(status=304)
             resp.headers.update(headers)
             return resp

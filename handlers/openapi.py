@@ -92,7 +92,13 @@ GAME_ID = {
     "schema": {"type": "string", "pattern": f"^{GAME_ID_PATTERN.pattern}$"},
     "description": "The id returned when the game was created.",
 }
-ETAG_HEADER = {"ETag": {"schema": {"type": "string"}, "description": 'The version, e.g. "3".'}}
+ETAG_HEADER = {
+    "ETag": {
+        "schema": {"type": "string"},
+        "description": 'The version, e.g. "3" (a read adds `r` once a finished game\'s rematch '
+        'is dealt, "7r": no move, but a change a 304 must not hide).',
+    }
+}
 PUSH_LINK_HEADER = {
     "Link": {
         "schema": {"type": "string", "pattern": '^<wss?://[^>]+[?]game=[^>]+>; rel="push"$'},
@@ -358,6 +364,60 @@ def _record_paths(spec: APISpec, game_example: dict[str, Any], move: dict[str, A
             }
         },
     )
+
+
+def _rematch_path(spec: APISpec) -> None:
+    """A finished game's rematch: its one new game, same seats, a new deal."""
+    entry = next(e for e in GAMES.values() if e.ruleset.max_seats > 1)  # seats to carry over
+    dealt = {k: v for k, v in _game_example(entry).items() if k != "seed"}
+    dealt |= {"id": "Zb9Q4sWcR4Agq0Vh3lJx8u1kq0Vh3lJx", "seed_known": False,
+              "seed_commitment": seed_commitment("a-secret-seed"),
+              "seats": [{"seat": 0, "player": "human", "joined": True},
+                        {"seat": 1, "player": "human", "joined": False}]}  # fmt: skip
+    example = {"game": dealt, "token": "n3w-s3cr3t", "seat": 0, "invites": [],
+               "view": entry.view_example()}  # fmt: skip
+    spec.path(
+        path="/v1/games/{game_id}/rematch",
+        operations={
+            "post": {
+                "operationId": "rematchGame",
+                "summary": "A finished game's rematch: the same seats, a new deal",
+                "description": "With a seat's token of the finished game (no body). The first "
+                "seat to ask deals it: the same ruleset and options, a new secret seed "
+                "(committed like any new game's), the same bots, the caller in the same seat "
+                "with a new token (once: keep it), and every other human seat open, its "
+                "invite carried over: that seat's player takes it with their token of the "
+                "finished game as the invite (this operation, or joinSeat). The finished "
+                "game then shows `rematch` {game_id, game}. One rematch per game: a seat "
+                "asking after it was dealt (or racing the first) is seated in it, or gets "
+                "409 seat-taken if its seat there has a token already. Any casual game, a "
+                "solitaire too; never a ranked daily attempt or a game in play (409 "
+                "no-rematch). A rematch that expired unplayed is dealt again.",
+                "parameters": [GAME_ID],
+                "security": [{"seatToken": []}],
+                "responses": {
+                    "201": _json(
+                        "CreatedGame",
+                        "The rematch, your seat's new token and view (`invites` is empty: the "
+                        "other seats' invites are their tokens of the finished game).",
+                        example,
+                        headers={
+                            "Location": {"schema": {"type": "string"},
+                                         "description": "/v1/games/{rematch id}"},
+                            **ETAG_HEADER,
+                        },
+                        links=CREATED_LINKS,
+                    ),
+                    "401": _problem("token-required"),
+                    "403": FORBIDDEN,
+                    "404": NOT_FOUND,
+                    "409": _problem("no-rematch", "seat-taken"),
+                    "429": RATE_LIMITED,
+                    "503": UNAVAILABLE,
+                },
+            }
+        },
+    )  # fmt: skip
 
 
 def _daily_paths(spec: APISpec) -> None:
@@ -1061,6 +1121,7 @@ def build_spec() -> APISpec:
             }
         },
     )  # fmt: skip
+    _rematch_path(spec)
     spec.path(
         path="/v1/games/{game_id}/moves",
         operations={

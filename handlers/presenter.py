@@ -16,12 +16,19 @@ def record_url(game_id: str) -> str:
     return f"/v1/games/{game_id}/record"
 
 
+def game_url(game_id: str) -> str:
+    return f"/v1/games/{game_id}"
+
+
 def game(body: Json) -> Json:
-    """A game: its share block (once its seed is public and it is over) links its record."""
-    share = body.get("share")
-    if share is None:
-        return body
-    return {**body, "share": {"record": record_url(body["id"]), **share}}
+    """A game: its share block (once its seed is public and it is over) links its record,
+    its rematch (once dealt) the rematch's game."""
+    share, rematch = body.get("share"), body.get("rematch")
+    if share is not None:
+        body = {**body, "share": {"record": record_url(body["id"]), **share}}
+    if rematch is not None:
+        body = {**body, "rematch": {**rematch, "game": game_url(rematch["game_id"])}}
+    return body
 
 
 def game_with_view(game_json: Json, view: Json) -> Json:

@@ -29,6 +29,7 @@ from domain.errors import (
     InvalidRequest,
     InvalidSeed,
     LogFull,
+    NoRematch,
     NotYourTurn,
     SeatTaken,
     StaleVersion,
@@ -100,6 +101,10 @@ KINDS: dict[str, ProblemKind] = _kinds(
     ProblemKind(409, "seat-taken", "Seat already taken",
                 "The seat has been joined already: an invite works once.",
                 {"detail": "seat 1 has already been joined"}),
+    ProblemKind(409, "no-rematch", "No rematch for this game",
+                "A rematch is dealt only for a finished casual game: not while it is played, "
+                "and never for a ranked daily attempt.",
+                {"detail": "the game is still being played: a rematch is dealt once it is over"}),
     ProblemKind(409, "game-finished", "The game is over", "No move is accepted once it is over.",
                 {"detail": "the game is over"}),
     ProblemKind(409, "daily-closed", "The day is over",
@@ -228,6 +233,8 @@ def problem_for(error: Exception) -> Problem:
         return Problem("not-your-turn", str(error), legal_moves=error.legal_moves)
     if isinstance(error, SeatTaken):
         return Problem("seat-taken", str(error))
+    if isinstance(error, NoRematch):
+        return Problem("no-rematch", str(error))
     if isinstance(error, StoreUnavailable):
         # The cause (error code and message) is for the operator's log; the client is told
         # only to come back, which is all it can act on.

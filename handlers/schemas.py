@@ -235,6 +235,13 @@ class Game(Schema):
         lambda: Share(),
         metadata={"description": "Once the game is over and its seed public: how to share it."},
     )
+    rematch = fields.Nested(
+        lambda: Rematch(),
+        metadata={
+            "description": "Once a seat of this finished game has asked for a rematch "
+            "(rematchGame): the new game, same seats, new deal. Absent before."
+        },
+    )
 
 
 class DailyTag(Schema):
@@ -257,6 +264,18 @@ class Share(Schema):
     same_deal = fields.Nested(
         SameDeal,
         metadata={"description": "A solitaire only: POST it to /v1/games to play the same deal."},
+    )
+
+
+class Rematch(Schema):
+    game_id = fields.String(required=True, metadata={"description": "The rematch's id."})
+    game = fields.String(
+        required=True,
+        metadata={
+            "description": "The rematch to read. Another seat takes its seat there with "
+            "rematchGame, or joinSeat with its token of this game as the invite.",
+            "example": "/v1/games/Zb9Q4sWcR4Agq0Vh3lJx8u1k",
+        },
     )
 
 

@@ -47,6 +47,7 @@ from domain.store import (
     PlayerRecord,
     StoredGame,
     check_join,
+    check_rematch,
     decode_cursor,
     encode_cursor,
 )
@@ -366,6 +367,32 @@ class DynamoStore:
             except VersionConflict:
                 continue
         raise StoreUnavailable("the seat is contended: retry", retry_after=1)
+
+    def create_rematch(self, game_id: str, record: GameRecord, replacing: str | None) -> None:
+        # One transaction: the old record's pointer, conditioned on what it is now, and the
+        # new game's record; a racing rematch that wrote first fails the condition.
+        pointer = "attribute_not_exists(#rematch)" if replacing is None else "#rematch = :was"
+        update = {
+            "TableName": self.table,
+            "Key": {"pk": _pk(game_id), "sk": {"S": RECORD_SK}},
+            "UpdateExpression": "SET #rematch = :new",
+            "ConditionExpression": f"attribute_exists(pk) AND {pointer}",
+            "ExpressionAttributeNames": {"#rematch": "rematch"},
+            "ExpressionAttributeValues": {":new": {"S": record.id}}
+            | ({} if replacing is None else {":was": {"S": replacing}}),
+        }
+        put = {
+            "TableName": self.table,
+            "Item": self._game_item(record),
+            "ConditionExpression": "attribute_not_exists(pk)",
+        }
+        try:
+            self._call("transact_write_items", TransactItems=[{"Update": update}, {"Put": put}])
+        except VersionConflict:
+            item = self._get(_pk(game_id)["S"], RECORD_SK)
+            found = None if item is None else item.get("rematch", {}).get("S")
+            check_rematch(game_id, item is not None, found, replacing)
+            raise  # the pointer was as expected: the new id was taken (never, in practice)
 
     # ---- helpers ---------------------------------------------------------------------------
 

@@ -46,6 +46,7 @@ from domain.store import (
     PlayerRecord,
     StoredGame,
     check_join,
+    check_rematch,
     decode_cursor,
     encode_cursor,
 )
@@ -68,7 +69,8 @@ CREATE TABLE IF NOT EXISTS games (
     daily           TEXT,
     seats           TEXT,
     chain_key       TEXT,
-    expires_at      INTEGER
+    expires_at      INTEGER,
+    rematch         TEXT
 );
 CREATE TABLE IF NOT EXISTS moves (
     game_id         TEXT NOT NULL REFERENCES games(id),
@@ -161,7 +163,7 @@ class SqliteStore:
     def _migrate(conn: sqlite3.Connection, game_ttl: int | None = None) -> None:
         """Files written by earlier versions gain the newer columns (all nullable)."""
         have = {row[1] for row in conn.execute("PRAGMA table_info(games)")}
-        for column in ("from_game", "finished_at", "daily", "seats", "chain_key"):
+        for column in ("from_game", "finished_at", "daily", "seats", "chain_key", "rematch"):
             if column not in have:
                 conn.execute(f"ALTER TABLE games ADD COLUMN {column} TEXT")
         if "expires_at" not in have:
@@ -324,6 +326,23 @@ class SqliteStore:
                     "UPDATE games SET token_hashes = ? WHERE id = ?",
                     (token_hashes_text(tokens), game_id),
                 )
+        except sqlite3.OperationalError as e:
+            raise StoreUnavailable(f"sqlite: {e}") from e
+
+    def create_rematch(self, game_id: str, record: GameRecord, replacing: str | None) -> None:
+        try:
+            with self._writing() as conn:  # the pointer and the new game, under one lock
+                pointed = conn.execute(
+                    "UPDATE games SET rematch = ? WHERE id = ? AND rematch IS ?",
+                    (record.id, game_id, replacing),
+                ).rowcount
+                if not pointed:  # why not: rolled back, with the reason
+                    row = conn.execute("SELECT rematch FROM games WHERE id = ?", (game_id,))
+                    found = row.fetchone()
+                    check_rematch(game_id, found is not None, found and found[0], replacing)
+                conn.execute(INSERT_GAME, game_fields(record))
+        except sqlite3.IntegrityError as e:
+            raise VersionConflict(f"game {record.id} exists") from e
         except sqlite3.OperationalError as e:
             raise StoreUnavailable(f"sqlite: {e}") from e
 

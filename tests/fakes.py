@@ -29,6 +29,7 @@ from domain.store import (
     PlayerRecord,
     StoredGame,
     check_join,
+    check_rematch,
     decode_cursor,
     encode_cursor,
 )
@@ -109,6 +110,19 @@ class InMemoryStore:
         with self._lock:
             tokens = check_join(self._record(game_id), seat, invite_hash, token_hash)
             self._records[game_id]["token_hashes"] = token_hashes_text(tokens)
+
+    def create_rematch(self, game_id: str, record: GameRecord, replacing: str | None) -> None:
+        with self._lock:
+            fields = self._records.get(game_id)
+            pointer = None if fields is None else fields.get("rematch")
+            check_rematch(game_id, fields is not None, None if pointer is None else str(pointer),
+                          replacing)  # fmt: skip
+            assert fields is not None
+            if record.id in self._records:
+                raise VersionConflict(f"game {record.id} exists")
+            fields["rematch"] = record.id
+            self._records[record.id] = game_fields(record)
+            self._moves[record.id] = []
 
     def list_finished(self, ruleset: str | None, limit: int, cursor: str | None) -> Page:
         with self._lock:

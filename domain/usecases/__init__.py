@@ -4,6 +4,7 @@ Each use case is a function of a `Court` (court.py: the ports, and the one way a
 opens a game) and of plain arguments, returning plain values:
 
 - games.py: deal a game (seats, invites, shared deals), join it, read it;
+- rematches.py: a finished game's rematch (same seats, new deal), once per game;
 - playing.py: a seat's move, checked, de-duplicated and appended;
 - appending.py: one event onto the log (the hash chain, the finish, the expiry);
 - bots.py: the bot seats' replies;

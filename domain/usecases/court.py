@@ -247,4 +247,6 @@ class Court:
             out["share"] = {"seed": record.seed}
             if ruleset.deals_may_be_chosen:
                 out["share"]["same_deal"] = {"ruleset": record.ruleset, "from_game": record.id}
+        if record.rematch is not None:  # once a seat has asked for it (usecases/rematches.py)
+            out["rematch"] = {"game_id": record.rematch}
         return out

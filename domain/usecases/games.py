@@ -110,8 +110,7 @@ def create_game(
     record, game, token, invites = deal(
         court, ruleset, full_options, game_seed, seed_known, seat_list, from_game=from_game
     )
-    if court.game_ttl is not None and record.finished_at is None:  # expires unless played
-        record = replace(record, expires_at=epoch(record.created_at) + court.game_ttl)
+    record = expiring(court, record)
     court.games.create(record)
     creator = creator_seat(record)
     stored, game, effects = play_bots(court, StoredGame(record), game, creator)
@@ -134,10 +133,13 @@ def deal(
     seats: tuple[Seat, ...] = (),
     from_game: str | None = None,
     daily: DailyAttempt | None = None,
+    creator: int | None = None,
 ) -> tuple[GameRecord, Playthrough, str, list[Json]]:
     """A new game's record (not yet stored), its dealt position, the creator's token and the
     invites of the other human seats (only their hashes are kept). No seats: one human seat,
-    stored as none (a solitaire's record, as before seats)."""
+    stored as none (a solitaire's record, as before seats). The creator takes `creator`
+    (default: the first human seat); a seat dealt with an invite hash keeps it (a rematch's
+    invites, carried over) and gets no new invite."""
     game = Playthrough(ruleset, seed, options)
     created_at = court.clock()
     # A deal can be over before any move (an Adaman deal lost at once): finished at its deal.
@@ -145,10 +147,11 @@ def deal(
     game_id = court.new_secret()
     token = court.new_secret()
     seat_list = list(seats or ONE_HUMAN_SEAT)
-    creator = next(i for i, s in enumerate(seat_list) if not s.is_bot)
+    if creator is None:
+        creator = next(i for i, s in enumerate(seat_list) if not s.is_bot)
     invites: list[Json] = []
     for index, seat in enumerate(seat_list):
-        if not seat.is_bot and index != creator:
+        if not seat.is_bot and index != creator and seat.invite_hash is None:
             invite = court.new_secret()
             seat_list[index] = replace(seat, invite_hash=token_digest(invite))
             invites.append({"seat": index, "invite": invite})
@@ -170,6 +173,13 @@ def deal(
         daily=daily,
     )
     return record, game, token, invites
+
+
+def expiring(court: Court, record: GameRecord) -> GameRecord:
+    """A new casual game's record with its expiry, if games expire: deleted unless played."""
+    if court.game_ttl is None or record.finished_at is not None:
+        return record
+    return replace(record, expires_at=epoch(record.created_at) + court.game_ttl)
 
 
 def join(court: Court, game_id: str, seat: int, invite: str | None) -> Snapshot:

@@ -434,6 +434,60 @@ def test_two_seats_submitting_at_once_are_both_accepted(store):
     assert service.read_game(gid, tokens[0]).view["phase"] == "flip"
 
 
+# ---- rematches ---------------------------------------------------------------------------------
+
+
+def test_a_rematch_and_its_pointer_are_written_at_once_and_once(store):
+    from domain.errors import GameNotFound, RematchExists
+
+    store.create(record("old", status="lost", finished_at=FINISHED_AT))
+    store.create_rematch("old", record("r1"), None)
+    assert store.load("old").record.rematch == "r1" and store.load("r1").record == record("r1")
+    for replacing in (None, "elsewhere"):  # the pointer is not what the writer saw: nothing
+        with pytest.raises(RematchExists) as refused:
+            store.create_rematch("old", record("r2"), replacing)
+        assert refused.value.game_id == "r1" and store.load("r2") is None
+    with pytest.raises(GameNotFound):
+        store.create_rematch("nope", record("r3"), None)
+    assert store.load("r3") is None and store.load("nope") is None
+    # One that expired unplayed is replaced: the pointer moves from it, once.
+    store.create_rematch("old", record("r2"), "r1")
+    assert store.load("old").record.rematch == "r2" and store.load("r2").record == record("r2")
+    with pytest.raises(RematchExists):
+        store.create_rematch("old", record("r4"), "r1")
+    assert store.load("r4") is None
+    assert store.load("old").record == record("old", status="lost", finished_at=FINISHED_AT,
+                                              rematch="r2")  # fmt: skip
+
+
+def test_racing_rematches_of_one_game_exactly_one_is_created(store, request):
+    from domain.errors import RematchExists
+
+    if request.node.callspec.params["store"] == "moto":
+        pytest.skip("moto is not thread-safe: the race runs on DynamoDB Local")
+    store.create(record("old", status="lost", finished_at=FINISHED_AT))
+    outcomes = []
+    barrier = threading.Barrier(8)
+
+    def dealer(i):
+        barrier.wait()
+        try:
+            store.create_rematch("old", record(f"r{i}"), None)
+            outcomes.append(("dealt", f"r{i}"))
+        except RematchExists as e:
+            outcomes.append(("exists", e.game_id))
+
+    threads = [threading.Thread(target=dealer, args=(i,)) for i in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    [winner] = [game for kind, game in outcomes if kind == "dealt"]
+    assert len(outcomes) == 8 and all(game == winner for _, game in outcomes)
+    assert store.load("old").record.rematch == winner
+    assert [i for i in range(8) if store.load(f"r{i}") is not None] == [int(winner[1:])]
+
+
 def test_sqlite_writes_wait_for_a_lock_another_connection_holds(tmp_path, monkeypatch):
     """SQLite only: a write finding the lock taken retries until it is free (nothing lost,
     each move once), and gives up with StoreUnavailable only after BUSY_TIMEOUT."""
@@ -606,13 +660,13 @@ LEGACY = {
          "finished_at": FINISHED_AT,
          "seats": '[{"player": "human"}, {"player": "human", "invite_hash": "'
                   + "11" * 32 + '"}, {"player": "bot", "policy": "best"}]',
-         "chain_key": "k" * 43, "expires_at": T + 60},
+         "chain_key": "k" * 43, "expires_at": T + 60, "rematch": "next"},
         record("full", ruleset="royal-ace-assin", options={"recycle_reserve": True},
                seed_known=False, token_hashes={0: "ab" * 32, 1: "cd" * 32}, status="won",
                version=7, outcome={"result": "won", "score": 3}, from_game="src",
                finished_at=FINISHED_AT,
                seats=(Seat(), Seat("human", invite_hash="11" * 32), Seat("bot", "best")),
-               chain_key="k" * 43, expires_at=T + 60),
+               chain_key="k" * 43, expires_at=T + 60, rematch="next"),
     ),
     # A ranked daily attempt (a solitaire: SQLite wrote its empty seats as "[]").
     "ranked": (
@@ -625,7 +679,8 @@ LEGACY = {
         record("ranked", options={"recycle_reserve": False}, seed="s", seed_known=False,
                daily=DailyAttempt("2026-11-22", "p1", "Anne#1a2b"), chain_key="k" * 43),
     ),
-    # A game from before shared deals, listings, daily challenges, seats, salts and expiry.
+    # A game from before shared deals, listings, daily challenges, seats, salts, expiry and
+    # rematches.
     "oldest": (
         {"ruleset": "royal-assassin", "options": "{}", "seed": "royal",
          "seed_commitment": "c0ffee", "seed_known": True,
@@ -710,7 +765,7 @@ def test_records_stored_by_earlier_versions_load_and_are_written_alike(store, re
 
 def test_the_oldest_sqlite_file_loads_as_it_was(tmp_path):
     """A file from before the columns the adapter has added since (shared deals, listings,
-    daily challenges, seats, salts, expiry): opened, migrated, and every record loads."""
+    daily challenges, seats, salts, expiry, rematches): opened, migrated, and every record loads."""
     import sqlite3
 
     from infra.sqlite_store import SqliteStore

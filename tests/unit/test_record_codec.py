@@ -56,6 +56,7 @@ records = st.builds(
     seats=st.lists(seats, max_size=4).map(tuple),
     chain_key=st.none() | text,
     expires_at=st.none() | st.integers(0, 2**40),
+    rematch=st.none() | text,
 )
 
 
