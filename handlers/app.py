@@ -21,7 +21,7 @@ from typing import Any
 from flask import Blueprint, Flask, Response, g, request, send_from_directory
 from flask_cors import CORS
 
-from domain.errors import Unauthenticated
+from domain.errors import Json, Unauthenticated
 from domain.service import GameService, Snapshot
 from domain.verify import nested_too_deeply, verify
 from handlers import presenter as present
@@ -79,6 +79,9 @@ _read_schema = ReadGameQuery()
 WAIT_POLL_SECONDS = 0.5
 """How often a long-poll (`?wait=`) checks the game's version while it waits: one small store
 read each time (`GameStore.version`); the game is read whole only once it has changed."""
+FINISHED_POLL_SECONDS = 2.0
+"""How often a long-poll of a finished game reads it (whole) for a rematch dealt meanwhile:
+the only change a finished game may still see, and one that is no new version."""
 WAIT_RETRY_SECONDS = 1
 """`Retry-After` of a long-poll answered at once because every waiting place was taken."""
 STREAM_WAIT_SECONDS = 20.0
@@ -86,6 +89,12 @@ STREAM_WAIT_SECONDS = 20.0
 new to send at once (`?wait=` sets it, at most 25 like a long-poll), before it ends."""
 STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 """An event stream is never cached, nor buffered by a proxy (nginx reads X-Accel-Buffering)."""
+
+
+def _no_body_past_limit() -> None:
+    """For a POST that reads no body: one past the limit is still a 413, as everywhere."""
+    if len(request.get_data(cache=True)) > MAX_BODY_BYTES:
+        raise Problem("body-too-large", f"bodies here are limited to {MAX_BODY_BYTES} bytes")
 
 
 def _json_body(limit: int = MAX_BODY_BYTES, *, record: bool = False) -> Any:
@@ -321,6 +330,7 @@ def create_app(
 
     @app.post("/v1/games/<game_id>/rematch")
     def rematch(game_id: str) -> Response:
+        _no_body_past_limit()
         _limited(games_limit, "games")
         return _created(service.rematch(game_id, _bearer_token()))
 
@@ -370,19 +380,21 @@ def create_app(
         token: str | None,
         snap: Any,
         deadline: float,
-        same: Callable[[int], bool] = _if_none_match,
+        same: Callable[[Json], bool] = lambda game: _if_none_match(_game_tag(game)),
     ) -> Any:
-        """The game once `same(version)` no longer holds (by default: once its version no
-        longer matches If-None-Match), or as it is at the deadline. Waiting reads only the
-        version (one small read); the game is read whole again only when that has changed."""
+        """The game once `same(game)` no longer holds (by default: once its ETag no longer
+        matches If-None-Match), or as it is at the deadline. While it is played, waiting reads
+        only the version (one small read) and the game whole only when that has changed. A
+        finished game has no new version, but may get its rematch pointer: it is read whole,
+        every FINISHED_POLL_SECONDS."""
         seen = snap.game["version"]
         while (left := deadline - time.monotonic()) > 0 and not _client_gone():
-            time.sleep(min(WAIT_POLL_SECONDS, left))
-            version = service.game_version(game_id)
-            if version != seen:
+            over = snap.game["status"] != "playing"
+            time.sleep(min(FINISHED_POLL_SECONDS if over else WAIT_POLL_SECONDS, left))
+            if over or service.game_version(game_id) != seen:
                 snap = service.read_game(game_id, token)
                 seen = snap.game["version"]
-                if not same(seen):
+                if not same(snap.game):
                     break
         return snap
 
@@ -406,7 +418,9 @@ def create_app(
             if waiting is None or waiting.acquire(blocking=False):
                 try:
                     deadline = time.monotonic() + query.get("wait", STREAM_WAIT_SECONDS)
-                    snap = _wait_for_change(game_id, token, snap, deadline, lambda v: v == seen)
+                    snap = _wait_for_change(
+                        game_id, token, snap, deadline, lambda game: game["version"] == seen
+                    )
                 finally:
                     if waiting is not None:
                         waiting.release()
@@ -467,6 +481,7 @@ def create_app(
 
     @app.post("/v1/daily/<date>/<ruleset>/games")
     def start_daily(date: str, ruleset: str) -> Response:
+        _no_body_past_limit()
         _limited(games_limit, "games")
         snap = service.start_daily(date, ruleset, _bearer_token())
         game_id = g.created_game_id = snap.game["id"]

@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.capabilities import AnyRuleset
 from domain.deal import check_seed, seed_commitment
-from domain.errors import Forbidden, GameNotFound, InvalidRequest, Json
+from domain.errors import Forbidden, GameNotFound, GameOver, InvalidRequest, Json
 from domain.playthrough import Playthrough
 from domain.registry import GAMES, RULESETS, get_game
 from domain.store import ONE_HUMAN_SEAT, DailyAttempt, GameRecord, Seat, StoredGame
@@ -183,10 +183,15 @@ def expiring(court: Court, record: GameRecord) -> GameRecord:
 
 
 def join(court: Court, game_id: str, seat: int, invite: str | None) -> Snapshot:
-    """Take a seat with its invite: the seat's token, once (only its hash is stored)."""
+    """Take a seat with its invite: the seat's token, once (only its hash is stored). Not in
+    a finished game: its seat would have nothing to play, and its rematch (domain/usecases/
+    rematches.py) was dealt, or will be, with the invite as it stood."""
     if not isinstance(invite, str) or not invite:
         raise InvalidRequest("invite", "the invite of this seat is required")
-    court.load(game_id)
+    stored = court.load(game_id)
+    played = court.replay(stored, stored.version)
+    if played.ruleset.is_over(played.state):
+        raise GameOver("the game is over: its seats can no longer be taken")
     token = court.new_secret()
     court.games.join(game_id, seat, token_digest(invite), token_digest(token))
     stored = court.load(game_id)

@@ -3,6 +3,7 @@ same seats and a new deal, the other seat joining with its old token, the race o
 asking at once, every refusal (changing nothing), the pointer in the game JSON and its ETag,
 secrecy, the per-client limit, and the same route through the Lambda entry."""
 
+import threading
 import time
 
 import pytest
@@ -262,3 +263,46 @@ def test_a_rematch_through_lambda(handler):  # noqa: F811
     assert read["game"]["rematch"] == {"game_id": rid, "game": f"/v1/games/{rid}"}
     joined = handler(event("POST", f"/v1/games/{rid}/seats/1", {"invite": bob["token"]}), None)
     assert joined["statusCode"] == 201 and body_of(joined)["seat"] == 1
+
+
+def test_a_long_poll_of_a_finished_game_wakes_for_its_rematch(client, monkeypatch):
+    """A finished game's one change is its rematch, which is no new version: a seat waiting
+    on the game's ETag learns of it within the wait, not at the wait's end as a 304."""
+    monkeypatch.setattr("handlers.app.FINISHED_POLL_SECONDS", 0.05)
+    gid, tokens = finished(client)
+    dealt = []
+    timer = threading.Timer(0.3, lambda: dealt.append(rematch(client, gid, tokens[0])))
+    timer.start()
+    try:
+        waited = client.get(f"/v1/games/{gid}?wait=20", headers={"If-None-Match": '"1"'})
+    finally:
+        timer.join()
+    assert dealt[0].status_code == 201
+    assert waited.status_code == 200 and waited.headers["ETag"] == '"1r"'
+    assert waited.json["game"]["rematch"]["game_id"] == dealt[0].json["game"]["id"]
+
+
+def test_a_finished_games_open_seat_can_no_longer_be_taken(client, sqlite_store):
+    """Its seat would have nothing to play; the invite still takes the seat in the rematch."""
+    created = create(client)
+    gid = created["game"]["id"]
+    invite = next(i["invite"] for i in created["invites"] if i["seat"] == 1)
+    r = client.post(f"/v1/games/{gid}/moves", json={"version": 0, "move": RESIGN},
+                    headers=auth(created["token"]))  # fmt: skip
+    assert r.status_code == 201
+    before = sqlite_store.load(gid).record
+    assert_problem(join(client, created, invite=invite), 409, "game-finished")
+    assert sqlite_store.load(gid).record == before
+    rid = rematch(client, gid, created["token"]).json["game"]["id"]
+    taken = client.post(f"/v1/games/{rid}/seats/1", json={"invite": invite})
+    assert taken.status_code == 201 and taken.json["seat"] == 1
+
+
+def test_a_body_past_the_limit_is_a_413_where_none_is_read(client):
+    gid, tokens = finished(client)
+    big = b"x" * (16 * 1024 + 1)
+    r = client.post(f"/v1/games/{gid}/rematch", data=big, headers=auth(tokens[0]))
+    assert_problem(r, 413, "body-too-large")
+    assert "rematch" not in client.get(f"/v1/games/{gid}").json["game"]
+    r = client.post("/v1/daily/2026-11-22/royal-assassin/games", data=big, headers=auth("x"))
+    assert_problem(r, 413, "body-too-large")
