@@ -649,13 +649,13 @@ def test_the_browser_deals_like_the_server(browser, base, console):
     page.goto(base + "/")
     page.locator("[data-ruleset]").first.wait_for()
     derive = """async ([seed, label, items]) => {
-        const m = await import('/web/js/deal.js');
+        const m = await import('/web/app.js');
         return await m.shuffled(seed, label, items);
     }"""
     standard = [r + s for s in "CDHS" for r in "A23456789TJQK"]
     assert page.evaluate(derive, ["royal", "deal", standard])[:3] == ["JH", "4S", "2C"]
     dice = page.evaluate("""async () => {
-        const m = await import('/web/js/deal.js');
+        const m = await import('/web/app.js');
         const s = new m.DealStream('royal', 'dice');
         const out = [];
         for (let i = 0; i < 12; i++) out.push(await s.uniform(6) + 1);
@@ -663,7 +663,7 @@ def test_the_browser_deals_like_the_server(browser, base, console):
     }""")
     assert dice == [2, 3, 2, 5, 5, 2, 4, 4, 4, 5, 6, 4]
     assert page.evaluate(
-        "async s => (await import('/web/js/deal.js')).sha256Hex(s)", "royal"
+        "async s => (await import('/web/app.js')).sha256Hex(s)", "royal"
     ) == seed_commitment("royal")
     rng = random.Random(11)
     for _ in range(40):
@@ -684,7 +684,7 @@ def test_the_browser_deals_like_the_server(browser, base, console):
         plan = [step.to_json() for step in get_ruleset(ruleset).deal_plan(options)]
         problem, derived = page.evaluate(
             """async ([plan, seed]) => {
-                const deal = await import('/web/js/deal.js');
+                const deal = await import('/web/app.js');
                 return [deal.planProblem(plan), await deal.deriveDeck(plan, seed)];
             }""",
             [plan, "court-42"],
@@ -694,13 +694,13 @@ def test_the_browser_deals_like_the_server(browser, base, console):
     # A plan out of canonical order (a server choosing the deck) is refused.
     reordered = [{"label": "deal", "cards": ["2C", "AC", "3C"]}]
     problem = page.evaluate(
-        "async (plan) => (await import('/web/js/deal.js')).planProblem(plan)", reordered
+        "async (plan) => (await import('/web/app.js')).planProblem(plan)", reordered
     )
     assert problem == "step deal: AC is out of canonical order"
 
 
 CHAIN_JS = """async ([commitment, record]) => {
-    const m = await import('/web/js/record.js');
+    const m = await import('/web/app.js');
     const bodies = [], hashes = [];
     let previous = commitment;
     for (const e of record.moves) {
@@ -721,7 +721,7 @@ def test_the_browser_chains_like_the_server(browser, base, console):
     page = new_page(browser, console)
     page.goto(base + "/")
     page.locator("[data-ruleset]").first.wait_for()
-    canonical = "async v => (await import('/web/js/record.js')).canonicalJson(v)"
+    canonical = "async v => (await import('/web/app.js')).canonicalJson(v)"
     # Every escape Python writes (and the characters it keeps as they are: DEL, U+2028, U+2029),
     # keys in code point order (U+FFFF before U+1F600, which UTF-16 order would swap).
     tricky = {
@@ -737,7 +737,7 @@ def test_the_browser_chains_like_the_server(browser, base, console):
     # What Python cannot hash (a lone surrogate has no UTF-8) or this page cannot write as
     # Python did (a fraction, an integer JSON.parse rounded) is refused, never guessed.
     refused = """async v => {
-        const m = await import('/web/js/record.js');
+        const m = await import('/web/app.js');
         try { m.canonicalJson(JSON.parse(v)); return null; }
         catch (e) { return e instanceof m.CanonicalJsonError ? 'refused' : String(e); }
     }"""

@@ -119,7 +119,7 @@ def test_the_web_client_is_served_on_lambda_too(handler):
     page = handler(event("GET", "/play/abc"), None)
     assert page["statusCode"] == 200
     assert "text/html" in {k.lower(): v for k, v in page["headers"].items()}["content-type"]
-    script = handler(event("GET", "/web/js/app.js"), None)
+    script = handler(event("GET", "/web/app.js"), None)
     assert script["statusCode"] == 200
     assert "javascript" in {k.lower(): v for k, v in script["headers"].items()}["content-type"]
 

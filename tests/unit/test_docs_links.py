@@ -23,7 +23,7 @@ PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
 SOURCES = sorted(
     path
     for folder in ("domain", "handlers", "infra", "scripts", "bench")
-    for pattern in ("*.py", "*.js", "*.html", "*.css")
+    for pattern in ("*.py", "*.js", "*.ts", "*.html", "*.css")
     for path in (ROOT / folder).rglob(pattern)
 )
 

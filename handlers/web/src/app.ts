@@ -1,28 +1,38 @@
 // The router of the single-page client: /, /play → start; /play/{id} → a game; /daily.
+//
+// This is the bundle's entry (esbuild bundles it and everything it imports into
+// handlers/web/app.js, `make web`). It also exports the two independent implementations the
+// verify panel trusts, the deal algorithm and the record's hash chain, so that a test can
+// hold them to the server's (`import('/web/app.js')` gives the page's own module again).
 
-import { api } from "./api.js";
-import { dailyPage } from "./daily.js";
-import { gamePage } from "./game.js";
-import { startPage } from "./start.js";
-import { fill, h } from "./ui.js";
+import { answer, client } from "./api";
+import type { RulesetDescription } from "./api";
+import { dailyPage } from "./daily";
+import { gamePage } from "./game";
+import { startPage } from "./start";
+import { fill, h } from "./ui";
 
-const root = document.getElementById("app");
-let rulesets = null;
+export { DealStream, deriveDeck, planProblem, sha256Hex, shuffled } from "./deal";
+export { CanonicalJsonError, canonicalJson, chainCheck, moveHash, verifyChain } from "./record";
+
+let rulesets: RulesetDescription[] | null = null;
 let leave = () => {};
 
-function navigate(path) {
+function navigate(path: string): void {
   history.pushState(null, "", path);
   route();
 }
 
-async function route() {
+async function route(): Promise<void> {
+  const root = document.getElementById("app");
+  if (!root) return;
   leave();
   leave = () => {};
   if (rulesets === null) {
     try {
-      rulesets = (await api("GET", "/v1/rulesets")).data.rulesets;
+      rulesets = (await answer(client.GET("/v1/rulesets"))).data.rulesets;
     } catch (e) {
-      fill(root, h("p", { class: "message error", role: "alert" }, `The API did not answer: ${e.message}`));
+      fill(root, h("p", { class: "message error", role: "alert" }, `The API did not answer: ${e instanceof Error ? e.message : String(e)}`));
       return;
     }
   }
@@ -39,7 +49,7 @@ async function route() {
 
 // Links inside the app change the page without a reload (a seat's fragment stays client-side).
 document.addEventListener("click", (event) => {
-  const link = event.target.closest("a[href^='/']");
+  const link = event.target instanceof Element ? event.target.closest<HTMLAnchorElement>("a[href^='/']") : null;
   if (!link || link.hasAttribute("download") || event.ctrlKey || event.metaKey || event.shiftKey) return;
   const url = new URL(link.href);
   if (url.pathname.startsWith("/v1/") || url.pathname.startsWith("/docs") || url.pathname.endsWith(".yaml")) return;

@@ -1,72 +1,86 @@
 // The game page, /play/{id}: the board of the seat's view, its legal moves, every move in the
-// game's own words (words.js: yours, the other seat's as it arrives, a bot's, a forced one),
+// game's own words (words.ts: yours, the other seat's as it arrives, a bot's, a forced one),
 // panels of text over the view, waiting for the other seat (and calling the player back: the
 // tab's title, a sound, a notification), and around a finished game: who won, the deal
 // verified, the record, the replay and the share link.
 
-import { api, ApiError, eventStream, newKey, pushLink, pushStream, storage } from "./api.js";
-import { highlightCards, renderBoard } from "./boards.js";
-import { verifyDeal } from "./deal.js";
-import { focusNext, movesPanel } from "./moves.js";
-import { verifyChain } from "./record.js";
-import { fill, h, useSpeaker } from "./ui.js";
-import { capitalized, cardsNamed, Speaker } from "./words.js";
+import { answer, answerOrUnchanged, ApiError, auth, client, eventStream, newKey, pushLink, pushStream, storage } from "./api";
+import type { Effect, Game, GameEvent, LoggedMoveBody, Move, ReplayStep, RulesetDescription, View } from "./api";
+import { highlightCards, renderBoard } from "./boards";
+import { verifyDeal } from "./deal";
+import type { Check } from "./deal";
+import { focusNext, movesPanel } from "./moves";
+import { verifyChain } from "./record";
+import { fill, h, isObject, useSpeaker } from "./ui";
+import type { Child, JsonObject } from "./ui";
+import { capitalized, cardsNamed, Speaker } from "./words";
 
 const LONG_POLL_SECONDS = 20;
 
+const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
 /** Reads a token or an invite from the fragment, keeps it, and takes it out of the address. */
-async function takeFragment(gameId) {
+async function takeFragment(gameId: string): Promise<string | null> {
   const fragment = new URLSearchParams(location.hash.slice(1));
   if (!fragment.has("token") && !fragment.has("invite")) return null;
   history.replaceState(null, "", location.pathname + location.search);
-  if (fragment.has("token")) {
+  const token = fragment.get("token");
+  if (token !== null) {
     const seat = fragment.has("seat") ? Number(fragment.get("seat")) : null;
-    storage.saveSeat(gameId, { token: fragment.get("token"), seat });
+    storage.saveSeat(gameId, { token, seat });
     return null;
   }
   const seat = Number(fragment.get("seat") ?? 1);
   try {
-    const { data } = await api("POST", `/v1/games/${encodeURIComponent(gameId)}/seats/${seat}`,
-      { body: { invite: fragment.get("invite") } });
+    const { data } = await answer(client.POST("/v1/games/{game_id}/seats/{seat}", {
+      params: { path: { game_id: gameId, seat } }, body: { invite: fragment.get("invite") ?? "" } }));
     storage.saveSeat(gameId, { token: data.token, seat: data.seat, ruleset: data.game.ruleset });
     const order = ["first", "second"][data.seat] ?? `in turn ${data.seat + 1}`;
     return `You joined the game: you play ${order}.`;
   } catch (e) {
     if (storage.seat(gameId)) return null; // this browser already holds the seat: a reload
-    return `This invite could not be used: ${e.message}`;
+    return `This invite could not be used: ${message(e)}`;
   }
 }
 
 const PREFS_KEY = "royal-court:callbacks";
 
+interface Prefs {
+  sound: boolean;
+  notify: boolean;
+}
+
 /** The player's call-back choices, kept in this browser: a sound, a notification. */
-function prefs() {
+function prefs(): Prefs {
   try {
-    return { sound: false, notify: false, ...JSON.parse(localStorage.getItem(PREFS_KEY) || "{}") };
+    const saved: unknown = JSON.parse(localStorage.getItem(PREFS_KEY) || "{}");
+    const read = (key: keyof Prefs) => (isObject(saved) ? Boolean(saved[key]) : false);
+    return { sound: read("sound"), notify: read("notify") };
   } catch {
     return { sound: false, notify: false };
   }
 }
 
-function savePrefs(next) {
+function savePrefs(next: Prefs): void {
   localStorage.setItem(PREFS_KEY, JSON.stringify(next));
 }
 
-let audio = null;
+let audio: AudioContext | null = null;
 
 /** A short two-note chime, made by the page (no file to fetch). */
-function chime() {
+function chime(): void {
   try {
-    audio = audio || new AudioContext();
-    const now = audio.currentTime;
+    const context = audio || new AudioContext();
+    audio = context;
+    const now = context.currentTime;
     [660, 880].forEach((hz, i) => {
-      const tone = audio.createOscillator();
-      const gain = audio.createGain();
+      const tone = context.createOscillator();
+      const gain = context.createGain();
       tone.frequency.value = hz;
       gain.gain.setValueAtTime(0.0001, now + i * 0.15);
       gain.gain.exponentialRampToValueAtTime(0.2, now + i * 0.15 + 0.02);
       gain.gain.exponentialRampToValueAtTime(0.0001, now + i * 0.15 + 0.14);
-      tone.connect(gain).connect(audio.destination);
+      tone.connect(gain).connect(context.destination);
       tone.start(now + i * 0.15);
       tone.stop(now + i * 0.15 + 0.15);
     });
@@ -75,59 +89,127 @@ function chime() {
   }
 }
 
-export async function gamePage(root, gameId, rulesets) {
-  const page = {
-    gameId, game: null, view: null, message: "", busy: false, poll: null,
-    replayAt: null, verify: null, alive: true,
-    events: [], // the move list: {seq, seat, move, effects (null: not known here), fresh}
-    historyLoaded: false, // the log was read once: from then on, only missing moves are asked for
-    said: new WeakMap(), // each move of the list → its list item, said once
-    learning: Promise.resolve(),
-    announce: "", // the other seat's last move, said once as it arrives
-    presence: null, // a timer while an invited seat has not joined yet
-  };
+/** One move of the move list: what it did is `effects` (null: not known here). */
+interface Listed {
+  seq: number;
+  seat: number | null;
+  move: LoggedMoveBody | Move | JsonObject; // a bot's move comes inside an effect
+  effects: Effect[] | null;
+  fresh: boolean;
+}
+
+type Unlisted = Omit<Listed, "fresh">;
+
+interface Verification {
+  running?: boolean;
+  ok?: boolean;
+  checks?: Check[];
+}
+
+type ReplayShown = ReplayStep | { error: string; at: number };
+
+/** The seat of a view (a game of several seats says whose it is), or null. */
+const viewSeat = (view: View): number | null => ("seat" in view && typeof view.seat === "number" ? view.seat : null);
+
+/** The seats that may move now (a game of several seats says so), or none. */
+const toMove = (view: View): readonly number[] => ("to_move" in view ? view.to_move : []);
+
+export async function gamePage(root: HTMLElement, gameId: string, rulesets: readonly RulesetDescription[]): Promise<() => void> {
   const joined = await takeFragment(gameId);
-  if (joined) page.message = joined;
   const seatInfo = () => storage.seat(gameId);
   const token = () => seatInfo()?.token;
-  const title = (id) => rulesets.find((r) => r.id === id)?.title || id;
-  const layout = (id) => rulesets.find((r) => r.id === id)?.board || "generic";
-  const gestures = (id) => rulesets.find((r) => r.id === id)?.gestures || {};
-  const path = `/v1/games/${encodeURIComponent(gameId)}`;
-  const rulesetOf = (id) => rulesets.find((r) => r.id === id) || {};
+  const rulesetOf = (id: string): RulesetDescription | undefined => rulesets.find((r) => r.id === id);
+  const title = (id: string) => rulesetOf(id)?.title || id;
+  const layout = (id: string) => rulesetOf(id)?.board || "generic";
+  const gestures = (id: string) => rulesetOf(id)?.gestures || {};
+  const maxSeats = (id: string) => rulesetOf(id)?.seats?.max || 1;
+  const params = { path: { game_id: gameId } };
   const baseTitle = document.title;
 
+  const readGame = () => answer(client.GET("/v1/games/{game_id}", { params, headers: auth(token()) }));
+
+  let first;
+  try {
+    first = await readGame();
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 403) {
+      fill(root, h("h1", {}, "A ranked daily attempt"),
+        h("p", { class: "message", role: "alert" }, "This game is a player's ranked attempt at a daily challenge: it stays ",
+          "private until the day is over (UTC), then anyone can see it and check it here."),
+        h("p", {}, h("a", { href: "/daily" }, "Play today's challenges yourself"), " · ", h("a", { href: "/" }, "Start a game")));
+      return () => {};
+    }
+    fill(root, h("h1", {}, "Game not found"), h("p", { class: "message error", role: "alert" }, message(e)),
+      h("p", {}, h("a", { href: "/" }, "Start a game")));
+    return () => {};
+  }
+
+  const page = {
+    game: first.data.game as Game,
+    view: first.data.view as View,
+    etag: first.headers.get("ETag"),
+    /** On AWS, the WebSocket to wait on instead of /events (null for good once it has failed). */
+    push: pushLink(first.headers) as string | null,
+    pushFailed: false,
+    streams: true, // false: this page long-polls from now on
+    latest: first.data.game.version, // the newest version heard of (the other seat's sealed move)
+    message: joined || "",
+    messageKind: "info",
+    busy: false,
+    poll: null as AbortController | null,
+    replayAt: null as number | null,
+    replay: null as ReplayShown | null,
+    verify: null as Verification | null,
+    alive: true,
+    events: [] as Listed[], // the move list
+    historyLoaded: false, // the log was read once: from then on, only missing moves are asked for
+    said: new WeakMap<Listed, HTMLLIElement>(), // each move of the list → its list item, said once
+    learning: Promise.resolve(),
+    animate: false,
+    announce: "", // the other seat's last move, said once as it arrives
+    presence: null as ReturnType<typeof setTimeout> | null, // a timer while an invited seat has not joined yet
+    rematchWatch: null as ReturnType<typeof setTimeout> | null, // a timer while the other seat may ask for a rematch
+  };
+
   /** The game's words as this page's reader hears them (seats from its side). */
-  function speaker() {
+  function speaker(): Speaker {
     const r = rulesetOf(page.game.ruleset);
-    return new Speaker(r.words, { seats: page.game.seats || [], viewer: mySeat(), maxSeats: r.seats?.max || 1 });
+    return new Speaker(r?.words, { seats: page.game.seats || [], viewer: mySeat(), maxSeats: r?.seats?.max || 1 });
   }
 
   /**
    * Puts moves in the list by their seq, newest last: a move already listed with its effects
    * is kept; with `fresh`, these are the newest (lit on the board, revealed one by one).
    */
-  function putEvents(list, fresh) {
+  function putEvents(list: readonly Unlisted[], fresh: boolean): void {
     if (fresh) page.events.forEach((e) => { e.fresh = false; });
     const bySeq = new Map(page.events.map((e) => [e.seq, e]));
     for (const e of list) {
       const had = bySeq.get(e.seq);
-      if (!had || (had.effects === null && e.effects !== null)) bySeq.set(e.seq, { ...e, fresh: Boolean(fresh) });
+      if (!had || (had.effects === null && e.effects !== null)) bySeq.set(e.seq, { ...e, fresh });
     }
     page.events = [...bySeq.values()].sort((a, b) => a.seq - b.seq);
     if (fresh) page.animate = true;
   }
 
-  /** The seqs up to the game's version that the list does not hold yet. */
-  function missingSeqs() {
+  /** The newest version this page knows of: the game's, or a sealed move heard since. */
+  const heard = () => Math.max(page.game.version, page.latest);
+
+  /** The seqs up to the newest version that the list does not hold yet. */
+  function missingSeqs(): number[] {
     const have = new Set(page.events.map((e) => e.seq));
-    return Array.from({ length: page.game.version }, (_, i) => i + 1).filter((seq) => !have.has(seq));
+    return Array.from({ length: heard() }, (_, i) => i + 1).filter((seq) => !have.has(seq));
   }
 
+  const readLog = () => answer(client.GET("/v1/games/{game_id}/moves", { params, headers: auth(token()) }));
+  const readStep = (at: number) => answer(client.GET("/v1/games/{game_id}/replay", {
+    params: { ...params, query: { at } }, headers: auth(token()) }));
+  const readRecord = () => answer(client.GET("/v1/games/{game_id}/record", { params, headers: auth(token()) }));
+
   /** The move list from the log (GET …/moves): each move said, its effects not known here. */
-  async function loadHistory() {
+  async function loadHistory(): Promise<void> {
     try {
-      const { data } = await api("GET", `${path}/moves`, { token: token() });
+      const { data } = await readLog();
       putEvents(data.moves.map((m) => ({ seq: m.seq, seat: m.seat, move: m.move, effects: null })), false);
       page.historyLoaded = true;
       refreshWords();
@@ -141,43 +223,43 @@ export async function gamePage(root, gameId, rulesets) {
    * The moves the list misses, up to the game's version, with what each set off (GET
    * …/replay?at=k, a seat's own view of each step); a spectator of a game in play, which may
    * not step through it, reads them from the log. The other seat's newest moves are announced.
+   * `callBack`: the page was waiting, so this may be its turn again (a sound, a notification).
    */
-  function learn() {
+  function learn(callBack = true): Promise<void> {
     page.learning = page.learning.then(async () => {
       if (!page.historyLoaded) return; // the whole log comes first (loadHistory learns after it)
       const wanted = missingSeqs();
       if (!wanted.length) return;
-      let fresh = [];
+      let fresh: Unlisted[] = [];
       try {
         if (!token() && page.game.status === "playing") throw new Error("a spectator reads the log");
-        const steps = await Promise.all(wanted.map((seq) =>
-          api("GET", `${path}/replay?at=${seq}`, { token: token() }).then((a) => a.data)));
-        fresh = steps.map((step) => ({ seq: step.at, seat: step.move.seat, move: step.move.move,
-                                       effects: step.effects || [] }));
+        const steps = await Promise.all(wanted.map((seq) => readStep(seq).then((a) => a.data)));
+        fresh = steps.flatMap((step) => (step.move ? [{ seq: step.at, seat: step.move.seat, move: step.move.move,
+                                                        effects: step.effects || [] }] : []));
       } catch {
-        const { data } = await api("GET", `${path}/moves`, { token: token() }).catch(() => ({ data: { moves: [] } }));
-        fresh = data.moves.filter((m) => wanted.includes(m.seq))
+        const moves = await readLog().then((a) => a.data.moves, () => []);
+        fresh = moves.filter((m) => wanted.includes(m.seq))
           .map((m) => ({ seq: m.seq, seat: m.seat, move: m.move, effects: null }));
       }
       if (!fresh.length) return;
       putEvents(fresh, true);
       const theirs = fresh.filter((e) => e.seat !== mySeat());
-      if (theirs.length) announce(theirs);
+      if (theirs.length) announce(theirs, callBack);
       refreshWords();
     });
     return page.learning;
   }
 
   /** Says the other seat's moves once (the live region), and calls the player back. */
-  function announce(events) {
+  function announce(events: readonly Unlisted[], calling: boolean): void {
     const voice = speaker();
     page.announce = events.map((e) => [voice.move(e.move, e.seat),
       ...(e.effects || []).map((x) => voice.effect(x, e.seat))].filter(Boolean).join(". ")).join(". ");
-    callBack(voice);
+    if (calling) callBack(voice);
   }
 
   /** It is this seat's turn again after waiting: the tab's title, a sound, a notification. */
-  function callBack(voice) {
+  function callBack(voice: Speaker): void {
     if (mySeat() === null || waitingNow() || page.game.status !== "playing") return;
     const p = prefs();
     if (p.sound) chime();
@@ -191,13 +273,13 @@ export async function gamePage(root, gameId, rulesets) {
   }
 
   /** While an invited seat is still open, the host's page looks for it to be joined. */
-  function watchPresence() {
+  function watchPresence(): void {
     const open = (page.game.seats || []).some((s) => s.player === "human" && !s.joined);
     if (!open || page.presence || !page.alive || page.game.status !== "playing" || mySeat() === null) return;
     page.presence = setTimeout(async () => {
       page.presence = null;
       try {
-        const { data } = await api("GET", path, { token: token() });
+        const { data } = await readGame();
         const joinedNow = (data.game.seats || []).filter((s) => s.joined && !(page.game.seats || [])
           .find((t) => t.seat === s.seat)?.joined);
         if (data.game.version === page.game.version) {
@@ -206,7 +288,7 @@ export async function gamePage(root, gameId, rulesets) {
         }
         if (joinedNow.length) {
           page.announce = `${joinedNow.map((s) => capitalized(speaker().seatName(s.seat))).join(", ")} joined the game.`;
-          root.querySelector("#seats")?.replaceWith(...seatsLine().filter((n) => n?.id === "seats"));
+          root.querySelector("#seats")?.replaceWith(...seatsLine().filter((n): n is HTMLElement => n?.id === "seats"));
           root.querySelector("section.invites")?.remove();
           refreshWords();
           return;
@@ -218,59 +300,92 @@ export async function gamePage(root, gameId, rulesets) {
     }, 2000);
   }
 
-  function say(text, kind = "info") {
+  function say(text: string, kind = "info"): void {
     page.message = text;
     page.messageKind = kind;
   }
 
-  async function load() {
-    const { data, headers } = await api("GET", path, { token: token() });
+  async function load(): Promise<void> {
+    const { data, headers } = await readGame();
     page.game = data.game;
     page.view = data.view;
     page.etag = headers.get("ETag");
-    // On AWS, the WebSocket to wait on instead of /events (null for good once it has failed).
-    if (page.push !== null) page.push = pushLink(headers);
+    if (!page.pushFailed) page.push = pushLink(headers);
   }
 
-  function stopPolling() {
+  function stopPolling(): void {
     if (page.poll) page.poll.abort();
     page.poll = null;
   }
 
   /** Whether this page waits for another seat (or watches): nothing to play but resign/undo. */
-  function waitingNow() {
-    const legal = page.view.legal_moves || [];
+  function waitingNow(): boolean {
+    const legal: readonly Move[] = page.view.legal_moves || [];
     return page.game.status === "playing" && !legal.some((m) => m.type !== "resign" && m.type !== "undo");
   }
 
+  /** A simultaneous step: this seat may move, and so may another, whose sealed move the page
+   * shows as it comes ("Opponent places…") while the player chooses. */
+  function othersMoveToo(): boolean {
+    const me = mySeat();
+    return page.game.status === "playing" && me !== null && toMove(page.view).some((s) => s !== me);
+  }
+
+  /** Whether the page follows the game's events now: while it waits, or in a simultaneous step. */
+  const following = () => waitingNow() || othersMoveToo();
+
+  /** The legal moves as text: what decides whether the board must be drawn again. */
+  const legalText = () => JSON.stringify(page.view.legal_moves || []);
+
   /**
-   * Follows the game's event stream while it is not our move (docs/api.md, "Streams"): each
-   * event is the game and this seat's view at a new version. A stream the server ends (a
+   * An event of the stream (or an answer of a long-poll), shown. Returns true when the page
+   * stops following: it is our move alone now.
+   *
+   * In a simultaneous step, while this seat is choosing, the other seat's sealed move leaves
+   * this seat's moves as they were (and its version current: the server accepts a move at it):
+   * the move is said and the panels follow ("Opponent: done"), while the board, what the
+   * player has selected on it and the version it plays at stay as they are.
+   */
+  function arrived(data: GameEvent["data"]): boolean {
+    const waited = waitingNow();
+    page.latest = Math.max(page.latest, data.game.version);
+    if (!waited && othersMoveToo() && data.game.status === "playing"
+        && JSON.stringify(data.view.legal_moves || []) === legalText()) {
+      page.view = data.view;
+      learn(false);
+      refreshState();
+      return !following();
+    }
+    page.game = data.game;
+    page.view = data.view;
+    learn(waited);
+    render();
+    return !following();
+  }
+
+  /**
+   * Follows the game's event stream while it is not our move alone (docs/api.md, "Streams"):
+   * each event is the game and this seat's view at a new version. A stream the server ends (a
    * bounded one, or a restart) is opened again with Last-Event-ID. Returns false when
    * streams fail (an old server, a proxy that buffers them): the page then long-polls.
    */
-  async function followStream(controller) {
+  async function followStream(controller: AbortController): Promise<boolean> {
     let failures = 0;
     while (page.alive && page.poll === controller) {
       const started = Date.now();
       let events = 0;
       try {
-        const from = { token: token(), lastEventId: page.game.version, signal: controller.signal };
-        const source = page.push ? pushStream(page.push, from) : eventStream(`${path}/events`, from);
+        const from = { token: token(), lastEventId: heard(), signal: controller.signal };
+        const source = page.push ? pushStream(page.push, from) : eventStream(gameId, from);
         for await (const { data } of source) {
           events += 1;
           failures = 0;
-          if (data.game.version === page.game.version) continue;
-          page.game = data.game;
-          page.view = data.view;
-          learn();
-          if (!waitingNow()) { // our move: the stream has done its work
+          if (data.game.version === heard()) continue;
+          if (arrived(data)) { // our move: the stream has done its work
             page.poll = null;
             controller.abort();
-            render();
             return true;
           }
-          render();
         }
         // Ended by the server: at once again, unless it ended at once with nothing (a bounded
         // stream with no place to wait), which is retried after a second, not in a loop.
@@ -279,23 +394,24 @@ export async function gamePage(root, gameId, rulesets) {
         if (controller.signal.aborted) return true;
         failures += 1;
         if (failures >= 2) return false;
-        const retry = Number(e?.problem?.retryAfter);
+        const retry = Number(e instanceof ApiError ? e.problem.retryAfter : undefined);
         await new Promise((resolve) => setTimeout(resolve, (retry > 0 ? Math.min(retry, 30) : 1) * 1000));
       }
     }
     return true;
   }
 
-  /** While it is not our move: the push WebSocket where the API links one (AWS), else the
-   * event stream, else long-polls (each answers as soon as the version changes). */
-  async function waitForChange() {
+  /** While it is not our move alone: the push WebSocket where the API links one (AWS), else
+   * the event stream, else long-polls (each answers as soon as the version changes). */
+  async function waitForChange(): Promise<void> {
     if (page.poll || !page.alive) return;
     const controller = new AbortController();
     page.poll = controller;
-    if (page.streams !== false) {
+    if (page.streams) {
       if (await followStream(controller)) return;
       if (page.push && page.poll === controller && page.alive) {
         page.push = null; // the WebSocket failed twice: the event stream, then long-polls
+        page.pushFailed = true;
         if (await followStream(controller)) return;
       }
       page.streams = false; // this page long-polls from now on
@@ -303,52 +419,59 @@ export async function gamePage(root, gameId, rulesets) {
     }
     while (page.alive && page.poll === controller) {
       try {
-        const answer = await api("GET", `${path}?wait=${LONG_POLL_SECONDS}`, {
-          token: token(), signal: controller.signal,
-          headers: { "If-None-Match": `"${page.game.version}"` },
-        });
-        if (answer.status === 200) {
-          const before = page.game.version;
-          page.game = answer.data.game;
-          page.view = answer.data.view;
-          if (page.game.version !== before) learn();
-          page.poll = null;
-          render();
-          return;
+        const got = await answerOrUnchanged(client.GET("/v1/games/{game_id}", {
+          params: { ...params, query: { wait: LONG_POLL_SECONDS } }, signal: controller.signal,
+          headers: auth(token(), { "If-None-Match": `"${heard()}"` }),
+        }));
+        if (got.status === 200 && got.data) {
+          if (got.data.game.version === heard()) {
+            page.game = got.data.game;
+            page.view = got.data.view;
+            page.poll = null;
+            render();
+            return;
+          }
+          if (arrived(got.data)) {
+            page.poll = null;
+            return;
+          }
+          continue; // still following (a simultaneous step): wait for the next change
         }
         // Answered at once because the server's waiting places were all taken: ask again
         // when it says (docs/api.md, "Limits"), not in a tight loop.
-        const retry = Number(answer.headers.get("Retry-After"));
+        const retry = Number(got.headers.get("Retry-After"));
         if (retry > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(retry, 30) * 1000));
-      } catch (e) {
+      } catch {
         if (controller.signal.aborted) return;
         await new Promise((resolve) => setTimeout(resolve, 2000)); // the network: try again
       }
     }
   }
 
-  async function play(move) {
+  async function play(move: Move): Promise<void> {
     if (page.busy) return;
     page.busy = true;
     stopPolling();
-    root.querySelectorAll("[data-move]").forEach((b) => { b.disabled = true; });
-    const post = (key) => api("POST", `${path}/moves`, {
-      body: { version: page.game.version, move }, token: token(), headers: { "Idempotency-Key": key } });
+    root.querySelectorAll<HTMLButtonElement>("[data-move]").forEach((b) => { b.disabled = true; });
+    const post = (key: string) => answer(client.POST("/v1/games/{game_id}/moves", {
+      params, body: { version: page.game.version, move }, headers: auth(token(), { "Idempotency-Key": key }) }));
     const key = newKey();
     try {
       // No answer at all (the network): the same key again can never play the move twice.
-      const answer = await post(key).catch((e) => { if (e instanceof ApiError) throw e; return post(key); });
-      page.game = answer.data.game;
-      page.view = answer.data.view;
+      const sent = await post(key).catch((e: unknown) => { if (e instanceof ApiError) throw e; return post(key); });
+      page.game = sent.data.game;
+      page.view = sent.data.view;
       // This move and the bots' replies, each `bot_move` opening the next one's effects; the
       // bots' moves were logged after ours, so ours is the version less their number.
-      const played = [{ seat: mySeat(), move, effects: [] }];
-      for (const effect of answer.data.effects || []) {
-        if (effect.type === "bot_move") played.push({ seat: effect.seat, move: effect.move, effects: [] });
-        else played[played.length - 1].effects.push(effect);
+      const played: Omit<Unlisted, "seq">[] = [{ seat: mySeat(), move, effects: [] }];
+      for (const effect of sent.data.effects || []) {
+        if (effect.type === "bot_move") {
+          played.push({ seat: typeof effect.seat === "number" ? effect.seat : null,
+                        move: isObject(effect.move) ? effect.move : {}, effects: [] });
+        } else played[played.length - 1].effects?.push(effect);
       }
-      const first = page.game.version - played.length + 1;
-      putEvents(played.map((e, i) => ({ ...e, seq: first + i })), true);
+      const firstSeq = page.game.version - played.length + 1;
+      putEvents(played.map((e, i) => ({ ...e, seq: firstSeq + i })), true);
       if (missingSeqs().length) learn(); // another seat moved meanwhile (a simultaneous step)
       page.announce = played.length > 1 ? played.slice(1).map((e) => speaker().move(e.move, e.seat)).join(". ") : "";
       say("");
@@ -359,7 +482,7 @@ export async function gamePage(root, gameId, rulesets) {
       } else if (e instanceof ApiError && e.status === 422) {
         say(`That move was refused: ${e.message}`, "error");
       } else {
-        say(`Could not play: ${e.message}`, "error");
+        say(`Could not play: ${message(e)}`, "error");
         await load().catch(() => {});
       }
     } finally {
@@ -369,13 +492,13 @@ export async function gamePage(root, gameId, rulesets) {
     }
   }
 
-  function statusLine() {
+  function statusLine(): HTMLElement {
     const g = page.game;
     const over = g.status !== "playing";
     const mine = mySeat() !== null;
-    const several = (rulesetOf(g.ruleset).seats?.max || 1) > 1;
+    const several = maxSeats(g.ruleset) > 1;
     const ending = over ? speaker().ending(g.outcome, page.view.outcome) : null;
-    const text = over ? `Game over: ${ending.headline}`
+    const text = ending ? `Game over: ${ending.headline}`
       : !mine ? "Watching"
         : waitingNow() ? "Waiting for your opponent"
           : several ? "Your turn" : "Your move";
@@ -384,13 +507,13 @@ export async function gamePage(root, gameId, rulesets) {
       h("strong", {}, text), ` · ${g.version === 1 ? "1 move" : `${g.version} moves`} played`);
   }
 
-  function mySeat() {
+  function mySeat(): number | null {
     const mine = seatInfo();
     if (!mine) return null;
-    return typeof page.view.seat === "number" ? page.view.seat : mine.seat ?? 0;
+    return viewSeat(page.view) ?? mine.seat ?? 0;
   }
 
-  function seatsLine() {
+  function seatsLine(): (HTMLElement | null)[] {
     const voice = speaker();
     const me = mySeat();
     const seats = page.game.seats || [];
@@ -406,13 +529,13 @@ export async function gamePage(root, gameId, rulesets) {
       const state = s.player === "bot" ? "" : s.joined ? "" : " (not joined yet)";
       return `${name}${state}`;
     });
-    const order = (s) => (s === 0 ? "first" : s === 1 ? "second" : `in turn ${s + 1}`);
+    const order = (s: number) => (s === 0 ? "first" : s === 1 ? "second" : `in turn ${s + 1}`);
     const who = me === null ? `You are watching ${others.join(" against ")}.`
       : `You play ${order(me)}, against ${others.join(" and ")}.`;
     return [daily, h("p", { class: "seats", id: "seats" }, who)];
   }
 
-  function invitesPanel() {
+  function invitesPanel(): HTMLElement | null {
     const mine = seatInfo();
     const open = (mine?.invites || []).filter((inv) =>
       !(page.game.seats || []).find((s) => s.seat === inv.seat)?.joined);
@@ -429,7 +552,7 @@ export async function gamePage(root, gameId, rulesets) {
       }));
   }
 
-  function commitmentLine() {
+  function commitmentLine(): HTMLElement {
     const g = page.game;
     return h("details", { class: "fairness" },
       h("summary", {}, "Fair deal: ", g.seed ? `seed ${g.seed}` : "seed sealed until the end"),
@@ -438,54 +561,51 @@ export async function gamePage(root, gameId, rulesets) {
       g.seed ? h("p", {}, "Seed: ", h("code", { class: "seed" }, g.seed)) : null);
   }
 
-  async function runVerify() {
+  async function runVerify(): Promise<void> {
     page.verify = { running: true };
     render();
     try {
-      const [{ data: step }, { data: record }] = await Promise.all([
-        api("GET", `${path}/replay?at=0`, { token: token() }),
-        api("GET", `${path}/record`, { token: token() }),
-      ]);
+      const [{ data: step }, { data: record }] = await Promise.all([readStep(0), readRecord()]);
       const deal = await verifyDeal(page.game, step.deal_plan, step.deck || [], step.view);
       const chain = await verifyChain(page.game, record);
-      page.verify = { ok: deal.ok && chain.ok, checks: [...deal.checks, chain], deck: deal.deck };
+      page.verify = { ok: deal.ok && chain.ok, checks: [...deal.checks, chain] };
     } catch (e) {
-      page.verify = { ok: false, checks: [{ name: "Verification could not run", ok: false, detail: e.message }] };
+      page.verify = { ok: false, checks: [{ name: "Verification could not run", ok: false, detail: message(e) }] };
     }
     render();
   }
 
-  async function downloadRecord() {
+  async function downloadRecord(): Promise<void> {
     try {
-      const { data } = await api("GET", `${path}/record`, { token: token() });
+      const { data } = await readRecord();
       const blob = new Blob([JSON.stringify(data, null, 1)], { type: "application/json" });
       const link = h("a", { href: URL.createObjectURL(blob), download: `royal-court-${gameId}.json` });
       document.body.append(link);
       link.click();
       link.remove();
     } catch (e) {
-      say(`Could not fetch the record: ${e.message}`, "error");
+      say(`Could not fetch the record: ${message(e)}`, "error");
       render();
     }
   }
 
-  async function showReplay(at) {
+  async function showReplay(at: number): Promise<void> {
     page.replayAt = at;
     try {
-      const { data } = await api("GET", `${path}/replay?at=${at}`, { token: token() });
+      const { data } = await readStep(at);
       if (page.replayAt === at) page.replay = data;
     } catch (e) {
-      page.replay = { error: e.message, at };
+      page.replay = { error: message(e), at };
     }
     render();
   }
 
-  function verifyPanel() {
+  function verifyPanel(): HTMLElement {
     const v = page.verify;
     const result = v && !v.running
       ? h("div", { id: "verify-result", "data-verified": String(v.ok), role: "status" },
           h("p", { class: v.ok ? "ok" : "bad" }, v.ok ? "✔ This deal is verified." : "✘ This deal did not verify."),
-          h("ul", {}, v.checks.map((c) => h("li", { class: c.ok ? "ok" : "bad" },
+          h("ul", {}, (v.checks || []).map((c) => h("li", { class: c.ok ? "ok" : "bad" },
             `${c.ok ? "✔" : "✘"} ${c.name}`, h("br"), h("small", {}, c.detail)))))
       : v?.running ? h("p", { role: "status" }, "Checking…") : null;
     return h("section", { class: "verify", "aria-label": "Verify this deal" }, h("h2", {}, "Verify this deal"),
@@ -495,14 +615,15 @@ export async function gamePage(root, gameId, rulesets) {
       h("button", { type: "button", id: "verify-deal", onclick: runVerify }, "Verify this deal"), result);
   }
 
-  function replayPanel() {
+  function replayPanel(): HTMLElement {
     const max = page.game.version;
     const at = page.replayAt ?? max;
-    const step = page.replay;
+    const shown = page.replay;
+    const step = shown && !("error" in shown) && shown.at === at ? shown : null;
     const slider = h("input", { type: "range", id: "replay-at", min: 0, max, value: at, step: 1,
                                "aria-label": "Replay position" });
     slider.addEventListener("change", () => showReplay(Number(slider.value)));
-    const go = (k) => () => showReplay(Math.max(0, Math.min(max, k)));
+    const go = (k: number) => () => showReplay(Math.max(0, Math.min(max, k)));
     return h("section", { class: "replay", "aria-label": "Replay" }, h("h2", {}, "Replay"),
       h("div", { class: "row" },
         h("button", { type: "button", onclick: go(0) }, "« Deal"),
@@ -510,34 +631,85 @@ export async function gamePage(root, gameId, rulesets) {
         slider,
         h("button", { type: "button", onclick: go(at + 1) }, "Next ▶"),
         h("output", { for: "replay-at", id: "replay-position" }, `step ${at} of ${max}`)),
-      step && !step.error && step.at === at ? h("div", { class: "replay-step", "data-at": step.at },
+      step ? h("div", { class: "replay-step", "data-at": step.at },
         h("p", {}, step.move ? `Move ${step.at}: ${speaker().move(step.move.move, step.move.seat)}.` : "The deal."),
         step.effects?.length ? h("ul", { class: "effects" }, step.effects
           .map((e) => speaker().effect(e, step.move?.seat)).filter(Boolean).map((line) => h("li", {}, line))) : null,
         renderBoard(layout(page.game.ruleset), step.view)) : null,
-      step?.error ? h("p", { class: "bad" }, step.error) : null);
+      shown && "error" in shown ? h("p", { class: "bad" }, shown.error) : null);
   }
 
   /**
-   * A new deal with the same seats (POST /v1/games: the same ruleset, options and seats, a
-   * new secret seed): at once against bots; another person gets a new invite link to send,
-   * shown on the new game's page (the API carries no invite over from a finished game).
+   * The rematch, in one click (POST …/rematch with this seat's token): the same ruleset,
+   * options and seats, a new secret deal. The first seat to ask deals it, at once against
+   * bots; another person's seat stays open for them, their invite being their token of this
+   * game, so the same click on their page seats them in it (the page offers it as soon as it
+   * sees the finished game point at its rematch).
    */
-  async function rematch() {
-    const g = page.game;
-    const seats = (g.seats || []).map((s) => (s.player === "bot" ? { player: "bot", policy: s.policy } : { player: "human" }));
+  async function rematch(): Promise<void> {
     try {
-      const { data } = await api("POST", "/v1/games", { body: { ruleset: g.ruleset, options: g.options, seats } });
-      storage.saveSeat(data.game.id, { token: data.token, seat: data.seat, ruleset: g.ruleset, invites: data.invites });
+      const { data } = await answer(client.POST("/v1/games/{game_id}/rematch", { params, headers: auth(token()) }));
+      storage.saveSeat(data.game.id, { token: data.token, seat: data.seat, ruleset: data.game.ruleset, invites: data.invites });
       history.pushState(null, "", `/play/${encodeURIComponent(data.game.id)}`);
       dispatchEvent(new PopStateEvent("popstate"));
     } catch (e) {
-      say(`No rematch: ${e.message}`, "error");
+      say(`No rematch: ${message(e)}`, "error");
       render();
     }
   }
 
-  function endPanel() {
+  /** Whether another person sits at this finished game, who may deal its rematch. */
+  function anotherPerson(): boolean {
+    const me = mySeat();
+    return me !== null && (page.game.seats || []).some((s) => s.seat !== me && s.player === "human");
+  }
+
+  /** Once the game is over, a seat's page looks every two seconds (a 304 while nothing has
+   * changed) for the other person to have dealt the rematch, and then offers to join it. */
+  function watchRematch(): void {
+    if (page.rematchWatch || !page.alive || page.game.status === "playing" || page.game.rematch
+        || page.game.daily || !anotherPerson()) return;
+    page.rematchWatch = setTimeout(async () => {
+      page.rematchWatch = null;
+      try {
+        const got = await answerOrUnchanged(client.GET("/v1/games/{game_id}", {
+          params, headers: auth(token(), page.etag ? { "If-None-Match": page.etag } : {}) }));
+        if (got.status === 200 && got.data) {
+          page.etag = got.headers.get("ETag");
+          if (got.data.game.rematch && page.alive) {
+            page.game = got.data.game;
+            page.view = got.data.view;
+            page.announce = "Opponent asked for a rematch.";
+            render();
+            return;
+          }
+        }
+      } catch {
+        // try again at the next tick
+      }
+      watchRematch();
+    }, 2000);
+  }
+
+  /** The rematch line of a finished game of several seats, from this seat's side. */
+  function rematchControl(): Child {
+    const g = page.game;
+    if ((g.seats || []).length < 2 || mySeat() === null || g.daily) return null;
+    const dealt = g.rematch;
+    if (dealt && storage.seat(dealt.game_id)) {
+      return h("a", { href: `/play/${encodeURIComponent(dealt.game_id)}`, id: "rematch-link", class: "button primary" },
+        "Go to the rematch");
+    }
+    if (dealt) {
+      return [h("span", { id: "rematch-offer", class: "rematch-offer" }, "Opponent asked for a rematch: "),
+        h("button", { type: "button", id: "rematch", class: "primary", "data-rematch": dealt.game_id, onclick: rematch },
+          "Join the rematch")];
+    }
+    return h("button", { type: "button", id: "rematch", class: "primary", onclick: rematch },
+      anotherPerson() ? "Rematch (your opponent is invited)" : "Rematch");
+  }
+
+  function endPanel(): HTMLElement {
     const g = page.game;
     // Only a game whose deals may be chosen offers its deal again (share.same_deal): in a
     // two-seat game a known deal would show one seat the other's cards.
@@ -562,10 +734,7 @@ export async function gamePage(root, gameId, rulesets) {
           h("a", { href: `/play/${encodeURIComponent(gameId)}` }, "its page"), " shows it to anyone, with its seed.")) : null,
       h("p", {}, h("button", { type: "button", id: "download-record", onclick: downloadRecord }, "Download the record"),
         " ", again ? h("a", { href: again, id: "share-deal" }, "Play this deal again") : null,
-        " ", (g.seats || []).length > 1 && mySeat() !== null
-          ? h("button", { type: "button", id: "rematch", class: "primary", onclick: rematch },
-            (g.seats || []).some((s) => s.seat !== mySeat() && s.player === "human") ? "Rematch (a new invite to send)" : "Rematch")
-          : null,
+        " ", rematchControl(),
         " ", h("a", { href: "/" }, "New game")),
       again ? h("p", {}, h("label", { for: "share-link" }, "Share this deal: "),
         h("input", { id: "share-link", readonly: true, value: location.origin + again, size: 40 }))
@@ -576,7 +745,7 @@ export async function gamePage(root, gameId, rulesets) {
   }
 
   /** The view in the game's words: its panels (running totals, the battle, the goal). */
-  function wordsPanels(voice) {
+  function wordsPanels(voice: Speaker): HTMLElement | null {
     const panels = voice.panels(page.view);
     if (!panels.length) return null;
     return h("section", { class: "words-panels", "aria-label": "The game in words" },
@@ -586,7 +755,7 @@ export async function gamePage(root, gameId, rulesets) {
 
   /** One move of the list, said once and kept (a long game's list is not said again at every
    * render); only the newest arrive with an animation, their effects one after another. */
-  function eventItem(e, voice, me) {
+  function eventItem(e: Listed, voice: Speaker, me: number | null): HTMLLIElement {
     let item = page.said.get(e);
     if (!item) {
       const details = (e.effects || []).map((x) => voice.effect(x, e.seat)).filter(Boolean);
@@ -604,9 +773,9 @@ export async function gamePage(root, gameId, rulesets) {
   }
 
   /** Every move of the game in its words, newest last, with what each set off. */
-  function historyPanel(voice) {
+  function historyPanel(voice: Speaker): HTMLElement {
     const me = mySeat();
-    const several = (rulesetOf(page.game.ruleset).seats?.max || 1) > 1;
+    const several = maxSeats(page.game.ruleset) > 1;
     return h("section", { class: "log", "aria-label": "Moves" },
       h("div", { class: "log-head" }, h("h2", {}, "Moves"),
         callbackControls(several && me !== null && page.game.status === "playing")),
@@ -617,7 +786,7 @@ export async function gamePage(root, gameId, rulesets) {
   }
 
   /** The call-back choices of a game of several seats: a sound, a notification. */
-  function callbackControls(shown) {
+  function callbackControls(shown: boolean): HTMLElement | null {
     if (!shown) return null;
     const p = prefs();
     const sound = h("button", { type: "button", class: "toggle", id: "sound-toggle", "aria-pressed": String(p.sound) },
@@ -640,7 +809,7 @@ export async function gamePage(root, gameId, rulesets) {
     return h("div", { class: "callbacks" }, sound, notify);
   }
 
-  function announceLine() {
+  function announceLine(): HTMLElement {
     return h("p", { id: "announce", class: page.announce ? "announce" : "announce empty", role: "status",
                     "aria-live": "polite" }, page.announce);
   }
@@ -649,32 +818,50 @@ export async function gamePage(root, gameId, rulesets) {
    * What the arriving moves change, put in place without drawing the page again (a player's
    * selection on the board stays as it is): the announcement, the move list, the lit cards.
    */
-  function refreshWords() {
-    if (!page.alive || !page.game) return;
+  function refreshWords(): void {
+    if (!page.alive) return;
     root.querySelector("#announce")?.replaceWith(announceLine());
     root.querySelector("section.log")?.replaceWith(historyPanel(speaker()));
     settleWords();
   }
 
+  /**
+   * A new version whose legal moves for this seat are the same (the other seat's sealed move
+   * in a simultaneous step): the status, the seats and the panels in words put in place, the
+   * board left as the player is using it.
+   */
+  function refreshState(): void {
+    if (!page.alive) return;
+    root.querySelector("#game-status")?.replaceWith(statusLine());
+    root.querySelector("#seats")?.replaceWith(...seatsLine().filter((n): n is HTMLElement => n?.id === "seats"));
+    const panels = wordsPanels(speaker());
+    const old = root.querySelector("section.words-panels");
+    if (old && panels) old.replaceWith(panels);
+    else if (old) old.remove();
+    else if (panels) root.querySelector("section.log")?.before(panels);
+    refreshWords();
+  }
+
   /** After the words are on the page: the newest move in sight, its cards lit on the board. */
-  function settleWords() {
+  function settleWords(): void {
     const log = root.querySelector("#effects");
     if (log) log.scrollTop = log.scrollHeight;
     highlightCards(root, cardsNamed(page.events.filter((e) => e.fresh).map((e) => [e.move, e.effects])));
     page.animate = false; // the newest moves arrive (and reveal) once, not at every render
   }
 
-  function render() {
+  function render(): void {
     if (!page.alive) return;
     const g = page.game;
     const v = page.view;
     const playing = g.status === "playing";
-    const legal = v.legal_moves || [];
+    const legal: readonly Move[] = v.legal_moves || [];
     // Resign (and undo) are always open to a seat: it is our turn only if something else is.
     const waiting = waitingNow();
     const voice = speaker();
+    const words = rulesetOf(g.ruleset)?.words;
     useSpeaker(voice); // the move controls' labels, in the game's words
-    fill(root, 
+    const parts: Child[] = [
       h("h1", {}, title(g.ruleset)),
       statusLine(),
       seatsLine(),
@@ -684,36 +871,24 @@ export async function gamePage(root, gameId, rulesets) {
       commitmentLine(),
       waiting ? h("p", { class: "waiting", id: "waiting", role: "status" },
         seatInfo() ? "Waiting for your opponent…" : "Watching: the board follows the game.") : null,
-      renderBoard(layout(g.ruleset), v, { terms: rulesetOf(g.ruleset).words?.terms,
+      renderBoard(layout(g.ruleset), v, { terms: words?.terms, cardValues: words?.card_values,
         ...(playing && !page.busy ? { gestures: gestures(g.ruleset), play } : {}) }),
       playing && legal.length ? movesPanel(legal, play) : null,
       wordsPanels(voice),
       historyPanel(voice),
       playing ? null : endPanel(),
-    );
+    ];
+    fill(root, parts);
     settleWords();
     const over = g.status !== "playing";
-    const turn = !over && mySeat() !== null && !waiting && (rulesetOf(g.ruleset).seats?.max || 1) > 1;
+    const turn = !over && mySeat() !== null && !waiting && maxSeats(g.ruleset) > 1;
     document.title = `${turn ? "▶ Your turn · " : ""}${title(g.ruleset)} · Royal Court`;
-    if (waiting) waitForChange();
+    if (following() && !page.busy) waitForChange();
     watchPresence();
+    watchRematch();
     if (page.historyLoaded && missingSeqs().length) learn(); // a reload after a conflict, say
   }
 
-  try {
-    await load();
-  } catch (e) {
-    if (e instanceof ApiError && e.status === 403) {
-      fill(root, h("h1", {}, "A ranked daily attempt"),
-        h("p", { class: "message", role: "alert" }, "This game is a player's ranked attempt at a daily challenge: it stays ",
-          "private until the day is over (UTC), then anyone can see it and check it here."),
-        h("p", {}, h("a", { href: "/daily" }, "Play today's challenges yourself"), " · ", h("a", { href: "/" }, "Start a game")));
-      return () => {};
-    }
-    fill(root, h("h1", {}, "Game not found"), h("p", { class: "message error", role: "alert" }, e.message),
-      h("p", {}, h("a", { href: "/" }, "Start a game")));
-    return () => {};
-  }
   const at = new URLSearchParams(location.search).get("at");
   render();
   loadHistory();
@@ -721,7 +896,9 @@ export async function gamePage(root, gameId, rulesets) {
   return () => {
     page.alive = false;
     stopPolling();
-    clearTimeout(page.presence);
+    if (page.presence !== null) clearTimeout(page.presence);
+    if (page.rematchWatch !== null) clearTimeout(page.rematchWatch);
     document.title = baseTitle;
   };
 }
+

@@ -2,26 +2,35 @@
 // (asked for once more before it is dealt: it cannot be taken again), and the leaderboards,
 // readable on a phone. A player is a name and a token kept in this browser.
 
-import { api, storage } from "./api.js";
-import { fill, h, words } from "./ui.js";
+import { answer, auth, client, storage } from "./api";
+import type { DailyRuleset, Leaderboard, RulesetDescription } from "./api";
+import { fill, h, words } from "./ui";
+import type { Child } from "./ui";
 
-function plural(n, one, many = `${one}s`) {
+const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
+/** A ruleset of today's challenges as the spec's daily paths name it: the server listed it
+ * among them, and the spec's enum of daily rulesets is what this page may not spell out. */
+const dailyRuleset = (id: string): DailyRuleset => id as DailyRuleset;
+
+function plural(n: number, one: string, many = `${one}s`): string {
   return `${n} ${n === 1 ? one : many}`;
 }
 
 /** A result as the game's words say it ("won", "lost"), capitalised. */
-function resultWords(ruleset, result) {
-  const said = ruleset?.words?.ending?.results?.[result] || words(result);
+function resultWords(ruleset: RulesetDescription | undefined, result: string | undefined): string {
+  const results = ruleset?.words?.ending?.results || {};
+  const said = (result !== undefined && Object.hasOwn(results, result) ? results[result] : "") || words(result);
   return said[0].toUpperCase() + said.slice(1);
 }
 
 /** A player's name, its "#suffix" free to go to the next line as a whole. */
-function nameParts(name) {
+function nameParts(name: string): Child[] {
   const at = name.lastIndexOf("#");
   return at > 0 ? [name.slice(0, at), h("wbr"), name.slice(at)] : [name];
 }
 
-function board(data, ruleset) {
+function board(data: Leaderboard, ruleset: RulesetDescription | undefined): HTMLElement {
   if (!data.entries.length) return h("p", { class: "empty" }, "Nobody has finished yet.");
   const head = [["Rank", "num"], ["Player", ""], ["Result", ""], ["Score", "num"], ["Moves", "num"]];
   return h("table", { class: "leaderboard" },
@@ -32,15 +41,16 @@ function board(data, ruleset) {
       h("td", { class: "num" }, e.moves)))));
 }
 
-export async function dailyPage(root, rulesets, navigate) {
-  const rulesetOf = (id) => rulesets.find((r) => r.id === id);
-  const title = (id) => rulesetOf(id)?.title || id;
-  const message = h("p", { class: "message", role: "alert" });
+export async function dailyPage(root: HTMLElement, rulesets: readonly RulesetDescription[],
+                                navigate: (path: string) => void): Promise<() => void> {
+  const rulesetOf = (id: string) => rulesets.find((r) => r.id === id);
+  const title = (id: string) => rulesetOf(id)?.title || id;
+  const notice = h("p", { class: "message", role: "alert" });
   let day;
   try {
-    ({ data: day } = await api("GET", "/v1/daily/today"));
+    ({ data: day } = await answer(client.GET("/v1/daily/{date}", { params: { path: { date: "today" } } })));
   } catch (e) {
-    fill(root, h("h1", {}, "Daily challenges"), h("p", { class: "message error", role: "alert" }, e.message));
+    fill(root, h("h1", {}, "Daily challenges"), h("p", { class: "message error", role: "alert" }, message(e)));
     return () => {};
   }
   const player = storage.player();
@@ -51,18 +61,22 @@ export async function dailyPage(root, rulesets, navigate) {
   nameForm.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {
-      const { data } = await api("POST", "/v1/players", { body: { name: nameForm.elements.name.value } });
+      const input = nameForm.elements.namedItem("name");
+      const name = input instanceof HTMLInputElement ? input.value : "";
+      const { data } = await answer(client.POST("/v1/players", { body: { name } }));
       storage.savePlayer(data);
       dailyPage(root, rulesets, navigate);
     } catch (e) {
-      message.textContent = e.message;
+      notice.textContent = message(e);
     }
   });
   const sections = await Promise.all(day.challenges.map(async (c) => {
-    let leaders;
+    let leaders: Leaderboard | null;
     try {
-      ({ data: leaders } = await api("GET", `${c.leaderboard}?limit=10`, { token: player?.token }));
-    } catch (e) {
+      ({ data: leaders } = await answer(client.GET("/v1/daily/{date}/{ruleset}/leaderboard", {
+        params: { path: { date: day.date, ruleset: dailyRuleset(c.ruleset) }, query: { limit: 10 } },
+        headers: auth(player?.token) })));
+    } catch {
       leaders = null;
     }
     const you = leaders?.you;
@@ -80,11 +94,12 @@ export async function dailyPage(root, rulesets, navigate) {
     const [go, cancel] = confirm.querySelectorAll("button");
     const deal = async () => {
       try {
-        const { data } = await api("POST", `/v1/daily/${day.date}/${c.ruleset}/games`, { token: player.token });
+        const { data } = await answer(client.POST("/v1/daily/{date}/{ruleset}/games", {
+          params: { path: { date: day.date, ruleset: dailyRuleset(c.ruleset) } }, headers: auth(player?.token) }));
         storage.saveSeat(data.game.id, { token: data.token, seat: 0, ruleset: c.ruleset });
         navigate(`/play/${data.game.id}`);
       } catch (e) {
-        message.textContent = e.message;
+        notice.textContent = message(e);
       }
     };
     play.addEventListener("click", () => {
@@ -115,6 +130,6 @@ export async function dailyPage(root, rulesets, navigate) {
   }));
   fill(root, h("h1", {}, `Daily challenges · ${day.date}`),
     h("p", {}, "One ranked attempt a day at each game; everyone gets the same deal. The seeds are revealed tomorrow."),
-    nameForm, message, h("div", { class: "rulesets" }, sections));
+    nameForm, notice, h("div", { class: "rulesets" }, sections));
   return () => {};
 }

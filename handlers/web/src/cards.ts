@@ -3,15 +3,15 @@
 // origin. The Decktet table is data (../shared/reference/decktet.md): canonical order, rank,
 // suits and which deck each card belongs to. deal.js shuffles this same order.
 
-export const SUITS = { C: ["♣", "Clubs"], D: ["♦", "Diamonds"], H: ["♥", "Hearts"], S: ["♠", "Spades"] };
+export const SUITS: Record<string, [string, string]> = { C: ["♣", "Clubs"], D: ["♦", "Diamonds"], H: ["♥", "Hearts"], S: ["♠", "Spades"] };
 export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
-const RANK_NAMES = {
+const RANK_NAMES: Record<string, string> = {
   A: "Ace", 2: "Two", 3: "Three", 4: "Four", 5: "Five", 6: "Six", 7: "Seven", 8: "Eight",
   9: "Nine", T: "Ten", J: "Jack", Q: "Queen", K: "King",
 };
-const RANK_SHOWN = { T: "10" };
+const RANK_SHOWN: Record<string, string> = { T: "10" };
 
-export const DECKTET_SUITS = {
+export const DECKTET_SUITS: Record<string, string> = {
   moons: "☾", suns: "☀", waves: "≈", leaves: "❦", wyrms: "§", knots: "∞",
 };
 
@@ -40,7 +40,17 @@ consul 10 moons,waves,knots personality court|island 10 suns,waves,wyrms locatio
 rite 10 moons,leaves,wyrms event court|window 10 suns,leaves,knots location court
 excuse - - excuse excuse`;
 
-export const DECKTET = DECKTET_TABLE.trim().split(/[|\n]/).map((row, index) => {
+/** A Decktet card: its canonical place, rank (none for the Excuse), suits and kinds. */
+export interface DecktetCard {
+  code: string;
+  index: number;
+  deck: string;
+  rank: number | null;
+  suits: string[];
+  kinds: string[];
+}
+
+export const DECKTET: DecktetCard[] = DECKTET_TABLE.trim().split(/[|\n]/).map((row, index) => {
   const [code, rank, suits, kinds, deck] = row.trim().split(/\s+/);
   return {
     code, index, deck, rank: rank === "-" ? null : Number(rank),
@@ -54,24 +64,24 @@ export const STANDARD = /^([A2-9TJQK])([CDHS])([12])?$/;
 const JOKER = /^X([12])$/;
 
 /** Whether a string names a card this client can draw. */
-export function isCard(value) {
+export function isCard(value: unknown): boolean {
   return typeof value === "string" &&
     (STANDARD.test(value) || JOKER.test(value) || DECKTET_BY_CODE.has(value));
 }
 
 /** A card's suit as a word ("hearts"), or its Decktet suits joined by spaces; "" for none. */
-export function cardSuit(code) {
+export function cardSuit(code: string): string {
   const m = STANDARD.exec(code);
   if (m) return SUITS[m[2]][1].toLowerCase();
   return DECKTET_BY_CODE.get(code)?.suits.join(" ") ?? "";
 }
 
-function titleCase(slug) {
+function titleCase(slug: string): string {
   return slug.split("-").map((w) => w[0].toUpperCase() + w.slice(1)).join(" ");
 }
 
 /** The card's name for screen readers and tooltips: "Queen of Hearts (deck 2)". */
-export function cardName(code) {
+export function cardName(code: string): string {
   const m = STANDARD.exec(code);
   if (m) return `${RANK_NAMES[m[1]]} of ${SUITS[m[2]][1]}${m[3] ? ` (deck ${m[3]})` : ""}`;
   const j = JOKER.exec(code);
@@ -90,20 +100,23 @@ const W = 100;
 const H = 140;
 const RED = "#c0102a";
 const BLACK = "#15151a";
-const DECKTET_COLOURS = {
+const DECKTET_COLOURS: Record<string, string> = {
   moons: "#4f4f9a", suns: "#b86e00", waves: "#1b64a8", leaves: "#2b7a32", wyrms: "#b3261e", knots: "#7a4a1c",
 };
 
-const escape = (value) => String(value).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
+const ENTITIES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" };
+const escape = (value: unknown): string => String(value).replace(/[&<>"]/g, (c) => ENTITIES[c]);
 
-function svg(tag, attrs = {}, ...children) {
+type SvgAttrs = Record<string, string | number>;
+
+function svg(tag: string, attrs: SvgAttrs = {}, ...children: string[]): string {
   const list = Object.entries(attrs).map(([k, v]) => ` ${k}="${escape(v)}"`).join("");
   return `<${tag}${list}>${children.join("")}</${tag}>`;
 }
 
 // The suit symbols in a 20 × 20 box: filled (and stroked, for the line symbols) in the
 // `color` of the group that places them.
-const SYMBOLS = {
+const SYMBOLS: Record<string, [string, SvgAttrs][]> = {
   C: [["circle", { cx: 10, cy: 5.2, r: 4.7 }], ["circle", { cx: 4.8, cy: 11.6, r: 4.7 }],
     ["circle", { cx: 15.2, cy: 11.6, r: 4.7 }],
     ["path", { d: "M9 10 h2 c0.3 4.5 1.3 7.6 3.6 9.5 h-9.2 c2.3-1.9 3.3-5 3.6-9.5z" }]],
@@ -114,7 +127,7 @@ const SYMBOLS = {
   suns: [["circle", { cx: 10, cy: 10, r: 4.4 }],
     ["path", { d: Array.from({ length: 8 }, (_, i) => {
       const a = (i * Math.PI) / 4;
-      const p = (r, da) => `${(10 + r * Math.cos(a + da)).toFixed(2)} ${(10 + r * Math.sin(a + da)).toFixed(2)}`;
+      const p = (r: number, da: number) => `${(10 + r * Math.cos(a + da)).toFixed(2)} ${(10 + r * Math.sin(a + da)).toFixed(2)}`;
       return `M${p(9.8, 0)} L${p(6, 0.28)} L${p(6, -0.28)}Z`;
     }).join(" ") }]],
   waves: [["path", { d: "M1 5 Q5.5 1.5 10 5 T19 5 M1 10.5 Q5.5 7 10 10.5 T19 10.5 M1 16 Q5.5 12.5 10 16 T19 16",
@@ -130,19 +143,19 @@ const SYMBOLS = {
 const SHAPES = Object.fromEntries(Object.entries(SYMBOLS).map(([name, shapes]) =>
   [name, shapes.map(([tag, attrs]) => svg(tag, { fill: "currentColor", ...attrs })).join("")]));
 
-function symbol(name, x, y, size, colour, flip = false) {
+function symbol(name: string, x: number, y: number, size: number, colour: string, flip = false): string {
   const place = `translate(${x} ${y}) scale(${size / 20})`;
   const transform = flip ? `rotate(180 ${x + size / 2} ${y + size / 2}) ${place}` : place;
   return svg("g", { transform, color: colour }, SHAPES[name]);
 }
 
-function text(value, x, y, size, attrs = {}) {
+function text(value: string, x: number, y: number, size: number, attrs: SvgAttrs = {}): string {
   return svg("text", { x, y, "font-size": size, "font-family": "DejaVu Sans, Verdana, sans-serif", ...attrs }, escape(value));
 }
 
 // Pip positions (in the 100 × 140 face) of each number card, as in a printed deck.
-const COLS = { l: 30, m: 50, r: 70 };
-const PIPS = {
+const COLS: Record<string, number> = { l: 30, m: 50, r: 70 };
+const PIPS: Record<string, [string, number][]> = {
   2: [["m", 30], ["m", 110]],
   3: [["m", 30], ["m", 70], ["m", 110]],
   4: [["l", 30], ["r", 30], ["l", 110], ["r", 110]],
@@ -153,21 +166,21 @@ const PIPS = {
   9: [["l", 30], ["r", 30], ["l", 56.7], ["r", 56.7], ["m", 70], ["l", 83.3], ["r", 83.3], ["l", 110], ["r", 110]],
   T: [["l", 30], ["r", 30], ["m", 43.3], ["l", 56.7], ["r", 56.7], ["l", 83.3], ["r", 83.3], ["m", 96.7], ["l", 110], ["r", 110]],
 };
-const CROWNS = {
+const CROWNS: Record<string, string> = {
   K: "M32 66 L32 46 L41 56 L50 40 L59 56 L68 46 L68 66Z",
   Q: "M34 66 L30 48 L41 57 L50 44 L59 57 L70 48 L66 66Z",
   J: "M33 66 C33 52 40 46 50 46 C60 46 67 52 67 66Z M50 46 L56 36 L60 40Z",
 };
 
-function corners(rank, suit, colour) {
-  const index = (flip) => svg("g", flip ? { transform: `rotate(180 ${W / 2} ${H / 2})` } : {},
+function corners(rank: string, suit: string, colour: string): string[] {
+  const index = (flip: boolean) => svg("g", flip ? { transform: `rotate(180 ${W / 2} ${H / 2})` } : {},
     text(rank, 11, 27, rank.length > 1 ? 22 : 26, { "text-anchor": "middle", fill: colour, "font-weight": "bold",
       ...(rank.length > 1 ? { textLength: 21, lengthAdjust: "spacingAndGlyphs" } : {}) }),
     symbol(suit, 3, 31, 16, colour));
   return [index(false), index(true)];
 }
 
-function standardFace(rank, suit, deck) {
+function standardFace(rank: string, suit: string, deck: string | undefined): string[] {
   const colour = suit === "D" || suit === "H" ? RED : BLACK;
   const shown = RANK_SHOWN[rank] ?? rank;
   const parts = corners(shown, suit, colour);
@@ -185,7 +198,7 @@ function standardFace(rank, suit, deck) {
   return parts;
 }
 
-function jokerFace(digit) {
+function jokerFace(digit: string): string[] {
   const colour = digit === "1" ? "#5b2a86" : "#1f5f3a";
   const star = Array.from({ length: 10 }, (_, i) => {
     const a = -Math.PI / 2 + (i * Math.PI) / 5;
@@ -198,14 +211,14 @@ function jokerFace(digit) {
 }
 
 const DECKTET_RANK = { ace: "A" };
-function decktetRank(card) {
+function decktetRank(card: DecktetCard): string {
   if (card.kinds.includes("ace")) return DECKTET_RANK.ace;
   if (card.deck === "pawn") return "P";
   if (card.deck === "court") return "C";
   return card.rank === 10 ? "♛" : String(card.rank);
 }
 
-function decktetFace(card) {
+function decktetFace(card: DecktetCard): string[] {
   const parts = [svg("rect", { x: 4, y: 4, width: 92, height: 132, rx: 6, fill: card.kinds.includes("personality") ? "#f7ecd0" : "#f4f1e8" })];
   if (card.code === "excuse") {
     parts.push(text("Excuse", 50, 76, 18, { "text-anchor": "middle", fill: "#333", "font-style": "italic" }));
@@ -215,7 +228,8 @@ function decktetFace(card) {
   parts.push(text(decktetRank(card), 16, 27, 24, { "text-anchor": "middle", fill: first, "font-weight": "bold" }));
   card.suits.forEach((s, i) => parts.push(symbol(s, 7, 32 + i * 19, 17, DECKTET_COLOURS[s])));
   // The emblem: each suit large, in a row (one), side by side (two) or a triangle (three).
-  const spots = { 1: [[58, 62]], 2: [[46, 50], [70, 78]], 3: [[58, 40], [44, 72], [72, 72]] }[card.suits.length] || [];
+  const emblems: Record<number, [number, number][]> = { 1: [[58, 62]], 2: [[46, 50], [70, 78]], 3: [[58, 40], [44, 72], [72, 72]] };
+  const spots = emblems[card.suits.length] || [];
   const size = card.suits.length === 1 ? 40 : 26;
   card.suits.forEach((s, i) => {
     const [x, y] = spots[i];
@@ -230,7 +244,7 @@ function decktetFace(card) {
   return parts;
 }
 
-function face(code) {
+function face(code: string): string[] {
   const m = STANDARD.exec(code);
   if (m) return standardFace(m[1], m[2], m[3]);
   const j = JOKER.exec(code);
@@ -240,16 +254,16 @@ function face(code) {
   return [text(code, 50, 75, 16, { "text-anchor": "middle", fill: BLACK })];
 }
 
-function el(tag, className, textContent) {
+function el(tag: string, className?: string, textContent?: string): HTMLElement {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (textContent !== undefined) node.textContent = textContent;
   return node;
 }
 
-const FACES = new Map(); // card code (or "back 12") -> its face, as a data: URL
+const FACES = new Map<string, string>(); // card code (or "back 12") -> its face, as a data: URL
 
-function drawing(key, parts) {
+function drawing(key: string, parts: () => string[]): HTMLImageElement {
   let url = FACES.get(key);
   if (!url) {
     const markup = svg("svg", { xmlns: "http://www.w3.org/2000/svg", viewBox: `0 0 ${W} ${H}` },
@@ -258,7 +272,8 @@ function drawing(key, parts) {
     url = `data:image/svg+xml,${encodeURIComponent(markup)}`;
     FACES.set(key, url);
   }
-  const img = el("img", "face");
+  const img = document.createElement("img");
+  img.className = "face";
   img.alt = "";
   img.draggable = false;
   img.src = url;
@@ -267,7 +282,7 @@ function drawing(key, parts) {
 
 /** One face-up card: `data-card` and the key `card:<code>` (the board's element for it),
  * `data-suit` its suit. `note` (a role, a strength) is read out and shown as a small tag. */
-export function cardElement(code, note) {
+export function cardElement(code: string, note?: string): HTMLElement {
   const card = el("span", "card");
   card.setAttribute("role", "img");
   card.dataset.card = code;
@@ -277,23 +292,26 @@ export function cardElement(code, note) {
   const m = STANDARD.exec(code);
   if (m) card.classList.add(m[2] === "D" || m[2] === "H" ? "red" : "black");
   else if (JOKER.test(code)) card.classList.add("joker");
-  else if (DECKTET_BY_CODE.has(code)) card.classList.add("decktet", `kind-${DECKTET_BY_CODE.get(code).kinds[0]}`);
+  else {
+    const decktet = DECKTET_BY_CODE.get(code);
+    if (decktet) card.classList.add("decktet", `kind-${decktet.kinds[0]}`);
+  }
   card.append(drawing(code, () => face(code)));
   const name = cardName(code);
   card.setAttribute("aria-label", note ? `${name}, ${note}` : name);
-  card.title = card.getAttribute("aria-label");
+  card.title = card.getAttribute("aria-label") || "";
   if (note) card.append(el("span", "note", note));
   return card;
 }
 
 /** A face-down card or pile: only its count is known (none shown for a single card). */
-export function backElement(count, label = "face down") {
+export function backElement(count: number, label = "face down"): HTMLElement {
   const back = el("span", "card back");
   back.setAttribute("role", "img");
   back.setAttribute("aria-label", `${count} ${label}`);
-  back.title = back.getAttribute("aria-label");
+  back.title = back.getAttribute("aria-label") || "";
   back.append(drawing(`back ${count}`, () => {
-    const lattice = [];
+    const lattice: string[] = [];
     for (let i = -140; i < 140; i += 14) {
       lattice.push(svg("path", { d: `M${i} 0 L${i + 140} 140 M${i + 140} 0 L${i} 140`, stroke: "#4d7cc0", "stroke-width": 2 }));
     }
@@ -310,10 +328,10 @@ export function backElement(count, label = "face down") {
 }
 
 /** A row of cards (or "none"). */
-export function cardRow(codes, label) {
+export function cardRow(codes: readonly (string | null)[] | null | undefined, label?: string): HTMLElement {
   const row = el("div", "cards");
   if (label) row.setAttribute("aria-label", label);
   if (!codes || codes.length === 0) row.append(el("span", "empty", "none"));
-  for (const code of codes || []) row.append(cardElement(code));
+  for (const code of codes || []) row.append(code === null ? backElement(1) : cardElement(code));
   return row;
 }

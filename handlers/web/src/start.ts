@@ -1,12 +1,13 @@
 // The start page (/ and /play): every ruleset of GET /v1/rulesets with a form built from its
 // option schema, an optional seed, and for games of several seats who sits where.
 
-import { api, storage } from "./api.js";
-import { fill, h } from "./ui.js";
+import { answer, client, storage } from "./api";
+import type { CreateGame, OptionDescription, RulesetDescription } from "./api";
+import { fill, h } from "./ui";
 
 const SEED_PATTERN = "[A-Za-z0-9._:\\-]{1,128}";
 
-function optionField(ruleset, option) {
+function optionField(ruleset: RulesetDescription, option: OptionDescription): HTMLElement {
   const id = `${ruleset.id}-${option.name}`;
   const label = option.name.replaceAll("_", " ");
   const help = h("small", { id: `${id}-help` }, option.description);
@@ -18,12 +19,12 @@ function optionField(ruleset, option) {
   }
   return h("div", { class: "field" }, h("label", { for: id }, label),
     h("input", { type: "number", id, name: option.name, min: option.minimum, max: option.maximum,
-                 step: 1, value: option.default ?? "", placeholder: option.nullable ? "default" : null,
+                 step: 1, value: typeof option.default === "number" ? option.default : "", placeholder: option.nullable ? "default" : null,
                  required: !option.nullable, "aria-describedby": `${id}-help` }),
     help);
 }
 
-function seatField(ruleset, seat) {
+function seatField(ruleset: RulesetDescription, seat: number): HTMLElement {
   const id = `${ruleset.id}-seat-${seat}`;
   const who = ruleset.seats.max === 2 ? "Your opponent" : `Player ${seat + 1}`;
   // A seat past the game's fewest may stay empty (a game of 3 to 4 players).
@@ -37,20 +38,27 @@ function seatField(ruleset, seat) {
 
 // `seats` (offered where the number of players may vary) is set by the server from the seats
 // chosen below, so it is not asked for twice.
-const gameOptions = (ruleset) => ruleset.options.filter((o) => o.name !== "seats");
+const gameOptions = (ruleset: RulesetDescription) => ruleset.options.filter((o) => o.name !== "seats");
 
-function readOptions(form, ruleset) {
-  const options = {};
+/** The form's input of this name (every field of the form is an input or a select). */
+function field(form: HTMLFormElement, name: string): HTMLInputElement | HTMLSelectElement | null {
+  const input = form.elements.namedItem(name);
+  return input instanceof HTMLInputElement || input instanceof HTMLSelectElement ? input : null;
+}
+
+function readOptions(form: HTMLFormElement, ruleset: RulesetDescription): Record<string, boolean | number | null> {
+  const options: Record<string, boolean | number | null> = {};
   for (const option of gameOptions(ruleset)) {
-    const input = form.elements[option.name];
-    if (option.type === "boolean") options[option.name] = input.checked;
+    const input = field(form, option.name);
+    if (!input) continue;
+    if (option.type === "boolean") options[option.name] = input instanceof HTMLInputElement && input.checked;
     else if (input.value === "") options[option.name] = null;
     else options[option.name] = Number(input.value);
   }
   return options;
 }
 
-function rulesetCard(ruleset, navigate, fromGame) {
+function rulesetCard(ruleset: RulesetDescription, navigate: (path: string) => void, fromGame: string | null): HTMLElement {
   const form = h("form", { class: "new-game", "aria-label": `New game of ${ruleset.title}` });
   const status = h("p", { class: "message", role: "alert" });
   const seats = ruleset.seats.max > 1
@@ -67,30 +75,35 @@ function rulesetCard(ruleset, navigate, fromGame) {
     h("label", { for: seedId }, "Seed (optional: share a deal)"),
     h("input", { id: seedId, name: "seed", pattern: SEED_PATTERN, maxlength: 128, autocomplete: "off",
                  placeholder: "secret, revealed at the end" }));
-  form.append(...[options, seed, seats].filter(Boolean),
+  form.append(...[options, seed, seats].flatMap((n) => (n ? [n] : [])),
     h("button", { type: "submit", class: "primary" }, fromGame ? "Play this deal" : "Deal"), status);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    const body = { ruleset: ruleset.id };
+    const body: { ruleset: string; from_game?: string; options?: Record<string, boolean | number | null>; seed?: string;
+                  seats?: { player: "human" | "bot"; policy?: string }[] } = { ruleset: ruleset.id };
     if (fromGame) body.from_game = fromGame;
     else {
       body.options = readOptions(form, ruleset);
-      if (form.elements.seed?.value) body.seed = form.elements.seed.value;
+      const seedValue = field(form, "seed")?.value;
+      if (seedValue) body.seed = seedValue;
     }
     if (ruleset.seats.max > 1) {
-      body.seats = [{ player: "human" }];
+      const seats: { player: "human" | "bot"; policy?: string }[] = [{ player: "human" }];
       for (let seat = 1; seat < ruleset.seats.max; seat += 1) {
-        const [player, policy] = form.elements[`seat-${seat}`].value.split(":");
-        if (player !== "none") body.seats.push(policy ? { player, policy } : { player });
+        const [player, policy] = (field(form, `seat-${seat}`)?.value || "none").split(":");
+        if (player === "human" || player === "bot") seats.push(policy ? { player, policy } : { player });
       }
+      body.seats = seats;
     }
     try {
-      const { data } = await api("POST", "/v1/games", { body });
+      // The spec's create request is one variant per ruleset (its options' schema); this page
+      // names none, so it sends what the ruleset's own description (GET /v1/rulesets) offers.
+      const { data } = await answer(client.POST("/v1/games", { body: body as CreateGame }));
       storage.saveSeat(data.game.id, { token: data.token, seat: data.seat, ruleset: ruleset.id,
                                        invites: data.invites });
       navigate(`/play/${data.game.id}`);
     } catch (e) {
-      status.textContent = e.message;
+      status.textContent = e instanceof Error ? e.message : String(e);
       status.classList.add("error");
     }
   });
@@ -102,14 +115,15 @@ function rulesetCard(ruleset, navigate, fromGame) {
     form);
 }
 
-export async function startPage(root, rulesets, navigate) {
+export async function startPage(root: HTMLElement, rulesets: readonly RulesetDescription[],
+                                navigate: (path: string) => void): Promise<() => void> {
   const fromGame = new URLSearchParams(location.search).get("from_game");
   let shown = rulesets;
   let intro = h("p", {}, "Pick a game. Every deal is fair and checkable: its seed is sealed by a published ",
     "commitment before play and revealed when the game is over.");
   if (fromGame) {
     try {
-      const { data } = await api("GET", `/v1/games/${encodeURIComponent(fromGame)}`);
+      const { data } = await answer(client.GET("/v1/games/{game_id}", { params: { path: { game_id: fromGame } } }));
       shown = rulesets.filter((r) => r.id === data.game.ruleset);
       intro = h("p", {}, `Play the same deal as game ${fromGame}: the same cards, a fresh game.`);
       if (shown.some((r) => r.chosen_deals === false)) {
@@ -118,7 +132,7 @@ export async function startPage(root, rulesets, navigate) {
         shown = [];
       }
     } catch (e) {
-      intro = h("p", { class: "message error", role: "alert" }, `That deal cannot be shared: ${e.message}`);
+      intro = h("p", { class: "message error", role: "alert" }, `That deal cannot be shared: ${e instanceof Error ? e.message : String(e)}`);
       shown = [];
     }
   }

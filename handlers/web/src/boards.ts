@@ -6,42 +6,65 @@
 //
 // Every element a move can start from or go to carries `data-key` (space-separated keys): the
 // vocabulary of each layout is in docs/web-client.md ("Playing on the board"), and the
-// gestures a ruleset declares name these keys. moves.js turns clicks on them into legal moves.
+// gestures a ruleset declares name these keys. moves.ts turns clicks on them into legal moves.
 
-import { backElement, cardElement, cardRow, isCard, SUITS } from "./cards.js";
-import { h, words } from "./ui.js";
-import { boardPlay } from "./moves.js";
+import type { Gesture, Move, View } from "./api";
+import { backElement, cardElement, cardRow, isCard, SUITS } from "./cards";
+import { boardPlay } from "./moves";
+import { h, isObject, words } from "./ui";
+import type { Child } from "./ui";
 
-const COLUMN_SUIT = { clubs: "C", diamonds: "D", hearts: "H", spades: "S" };
+/** A game's vocabularies (`words.terms` of its ruleset): value → words. */
+export type Terms = Readonly<Record<string, Readonly<Record<string, string>>>>;
+
+/** The views that have these fields: a layout draws the views shaped for it, whichever games
+ * they are (the spec's union of every game's view, narrowed by shape, never by name). */
+type ViewWith<K extends string> = Extract<View, { [P in K]: unknown }>;
+
+function has<K extends string>(view: View, key: K): view is ViewWith<K> {
+  return key in view;
+}
+
+/** A member of a typed object by a name read at run time (a column, a figurehead). */
+function member<T>(object: Readonly<Record<string, T>> | null | undefined, name: string): T | undefined {
+  return object && Object.hasOwn(object, name) ? object[name] : undefined;
+}
+
+const COLUMN_SUIT: Record<string, string> = { clubs: "C", diamonds: "D", hearts: "H", spades: "S" };
 const SHARED_KEYS = ["status", "legal_moves", "outcome"];
 
 /** Adds keys to an element's `data-key` (the board's names for it). */
-function keyed(node, ...keys) {
-  const all = [...(node.dataset.key ? node.dataset.key.split(" ") : []), ...keys.filter(Boolean)];
+function keyed<T extends HTMLElement>(node: T, ...keys: (string | null | undefined)[]): T {
+  const all = [...(node.dataset.key ? node.dataset.key.split(" ") : []), ...keys.filter((k): k is string => Boolean(k))];
   if (all.length) node.dataset.key = all.join(" ");
   return node;
 }
 
-function zone(title, ...children) {
+function zone(title: string, ...children: Child[]): HTMLElement {
   return h("section", { class: "zone", "aria-label": title }, h("h2", {}, title), ...children);
 }
 
-function stat(label, value) {
+function stat(label: string, value: unknown): HTMLElement {
   return h("span", { class: "stat" }, h("span", { class: "label" }, label), " ", h("b", {}, String(value)));
 }
 
-function empty(text = "empty") {
+function empty(text = "empty"): HTMLElement {
   return h("span", { class: "slot", role: "img", "aria-label": text }, h("span", { class: "slot-text" }, text));
+}
+
+/** A card face up, or its back where the view hides it (null). */
+function face(code: string | null, note?: string): HTMLElement {
+  return code === null ? backElement(1, note || "face down") : cardElement(code, note);
 }
 
 /** A row of cards drawn overlapping, bottom first (the last one on top, in full): the row
  * never wraps, the cards under the top one close up as far as its width asks. */
-function fan(codes, label, topKey) {
+function fan(codes: readonly (string | null)[] | null | undefined, label: string, topKey?: string): HTMLElement {
   const row = h("div", { class: "fan", role: "group", "aria-label": label });
   if (!codes || codes.length === 0) row.append(empty("none"));
   (codes || []).forEach((code, i) => {
-    const top = i === codes.length - 1;
-    const card = cardElement(code, top && codes.length > 1 ? "top" : undefined);
+    const top = i === (codes || []).length - 1;
+    const card = face(code, top && (codes || []).length > 1 ? "top" : undefined);
     if (top && topKey) keyed(card, topKey);
     row.append(top ? card : h("span", { class: "under" }, card));
   });
@@ -49,18 +72,19 @@ function fan(codes, label, topKey) {
 }
 
 /** Any JSON value as HTML: cards as cards, lists as rows, objects as labelled groups. */
-export function generic(value) {
+export function generic(value: unknown): HTMLElement {
   if (value === null || value === undefined) return h("span", { class: "empty" }, "—");
   if (typeof value === "string" && isCard(value)) return cardElement(value);
   if (Array.isArray(value)) {
-    if (value.length && value.every((v) => typeof v === "string" && isCard(v))) return cardRow(value);
-    if (!value.some((v) => v && typeof v === "object")) return h("span", {}, words(value));
-    return h("ol", { class: "generic-list" }, value.map((v) => h("li", {}, generic(v))));
+    const list: readonly unknown[] = value;
+    if (list.length && list.every((v) => typeof v === "string" && isCard(v))) return cardRow(list.map(String));
+    if (!list.some((v) => v && typeof v === "object")) return h("span", {}, words(list));
+    return h("ol", { class: "generic-list" }, list.map((v) => h("li", {}, generic(v))));
   }
-  if (typeof value === "object") {
+  if (isObject(value)) {
     if (typeof value.card === "string" && isCard(value.card)) {
       const { card, ...rest } = value;
-      return cardElement(card, Object.keys(rest).length ? words(rest) : undefined);
+      return cardElement(String(card), Object.keys(rest).length ? words(rest) : undefined);
     }
     return h("dl", { class: "generic" },
       Object.entries(value).flatMap(([k, v]) => [h("dt", {}, k.replaceAll("_", " ")), h("dd", {}, generic(v))]));
@@ -68,24 +92,36 @@ export function generic(value) {
   return h("span", {}, words(value));
 }
 
-function others(view, used) {
+function others(view: View, used: readonly string[]): HTMLElement | null {
   const rest = Object.fromEntries(
     Object.entries(view).filter(([k]) => !used.includes(k) && !SHARED_KEYS.includes(k)));
   return Object.keys(rest).length ? zone("More", generic(rest)) : null;
 }
 
-function suitHeading(name) {
-  const letter = COLUMN_SUIT[name];
+function suitHeading(name: string): HTMLElement {
+  const letter = member(COLUMN_SUIT, name);
   const red = letter === "D" || letter === "H";
   return h("h3", { class: red ? "red" : "" }, letter ? h("span", { class: "sym", "aria-hidden": "true" }, `${SUITS[letter][0]} `) : "",
     h("span", { class: letter ? "col-name" : "" }, name));
 }
 
+interface ColumnEntry {
+  card: string | null;
+  role: string;
+}
+
+interface Pretender {
+  attack: number;
+  defense: number;
+  strength: number;
+}
+
 /** A column of cards, bottom first, drawn overlapping; each card's role is its tag. */
-function column(name, cards, { key, pretender, joker, label } = {}) {
+function column(name: string, cards: readonly ColumnEntry[],
+                { key, pretender, joker, label }: { key?: string; pretender?: Pretender | null; joker?: string | null; label?: string } = {}): HTMLElement {
   const stack = h("div", { class: cards.length > 10 ? "stack long" : "stack" },
     cards.length ? cards.map((c) => {
-      const card = cardElement(c.card, c.role);
+      const card = face(c.card, c.role);
       card.classList.add(`role-${c.role}`);
       return card;
     }) : empty());
@@ -99,34 +135,36 @@ function column(name, cards, { key, pretender, joker, label } = {}) {
   return keyed(node, key);
 }
 
-function tableau(view) {
+function tableau(view: ViewWith<"pretenders">): Child[] {
   const jokers = view.jokers?.in_hand || [];
-  const above = view.jokers?.above || {};
+  const above: Readonly<Record<string, string | null | undefined>> = view.jokers?.above || {};
   const current = view.current ? keyed(cardElement(view.current, "current card"), "current") : empty("no card");
   return [
     h("div", { class: "table-top" },
       keyed(zone("Stock", backElement(view.stock_count, "cards in the stock")), "stock"),
       keyed(zone("Current card", current), view.current ? null : "current"),
       zone("Jokers", jokers.length
-        ? h("div", { class: "cards" }, jokers.map((j) => keyed(cardElement(j), "joker")))
+        ? h("div", { class: "cards" }, jokers.map((j) => keyed(face(j), "joker")))
         : empty("none")),
       zone("Discard", view.discard_count ? backElement(view.discard_count, "cards discarded") : empty("none"))),
     keyed(zone(`Reserve (${view.reserve.length})`, fan(view.reserve, "reserve, bottom first", "reserve-top")), "reserve"),
     h("div", { class: "columns" }, Object.entries(view.columns || {}).map(([name, cards]) =>
-      column(name, cards, { key: `column:${name}`, pretender: view.pretenders?.[name], joker: above[name] }))),
+      column(name, cards, { key: `column:${name}`, pretender: member(view.pretenders, name), joker: member(above, name) }))),
     others(view, ["current", "stock_count", "jokers", "discard_count", "reserve", "columns", "pretenders"]),
   ];
 }
 
-function seatName(index, seat) {
+function seatName(index: number, seat: number | null): string {
   if (seat === null) return `Seat ${index + 1}`;
   return index === seat ? "You" : "Opponent";
 }
 
-function facingSide(player, index, view, seat) {
+type FacingView = ViewWith<"players">;
+
+function facingSide(player: FacingView["players"][number], index: number, view: FacingView, seat: number | null): HTMLElement {
   const joker = player.joker?.card && !player.joker.above
     ? keyed(cardElement(player.joker.card), `joker:${index}`) : null;
-  const aboveTheirs = Object.fromEntries(view.players.flatMap((p, i) =>
+  const aboveTheirs: Record<string, string> = Object.fromEntries(view.players.flatMap((p, i) =>
     i !== index && p.joker?.above ? [[p.joker.above, p.joker.card]] : []));
   const side = h("section", { class: `side ${seat === index ? "mine" : "theirs"}`, "aria-label": `${seatName(index, seat)}: columns` },
     h("div", { class: "side-head" }, h("h2", {}, seatName(index, seat)),
@@ -138,12 +176,12 @@ function facingSide(player, index, view, seat) {
       `reserve:${index}`),
       joker ? h("div", { class: "joker-slot" }, h("h3", {}, "Joker"), joker) : null),
     h("div", { class: "columns" }, Object.entries(player.columns).map(([name, cards]) =>
-      column(name, cards, { key: `column:${index}:${name}`, joker: aboveTheirs[name],
+      column(name, cards, { key: `column:${index}:${name}`, joker: member(aboveTheirs, name),
                             label: `${seatName(index, seat)}: ${name} column` }))));
   return side;
 }
 
-function facingTableaux(view) {
+function facingTableaux(view: FacingView): Child[] {
   const seat = typeof view.seat === "number" ? view.seat : null;
   const order = seat === null ? [0, 1] : [1 - seat, seat];
   return [
@@ -159,12 +197,12 @@ function facingTableaux(view) {
   ];
 }
 
-function cardsZone(title, codes, key) {
+function cardsZone(title: string, codes: readonly (string | null)[] | null | undefined, key: string): HTMLElement {
   return keyed(zone(`${title} (${(codes || []).length})`,
-    h("div", { class: "cards" }, codes?.length ? codes.map((c) => cardElement(c)) : empty("none"))), key);
+    h("div", { class: "cards" }, codes?.length ? codes.map((c) => face(c)) : empty("none"))), key);
 }
 
-function capital(view) {
+function capital(view: ViewWith<"palace">): Child[] {
   return [
     h("div", { class: "row stats" },
       stat("stock", view.stock_count), stat("personalities left", view.personalities_left),
@@ -181,7 +219,9 @@ function capital(view) {
   ];
 }
 
-function figureheadSide(side, index, seat) {
+type FigureheadsView = ViewWith<"sides">;
+
+function figureheadSide(side: FigureheadsView["sides"][number], index: number, seat: number | null): HTMLElement {
   const who = seatName(index, seat);
   const heads = side.figureheads
     ? h("div", { class: "columns heads" }, Object.entries(side.figureheads).map(([name, f]) =>
@@ -210,7 +250,7 @@ function figureheadSide(side, index, seat) {
     heads, side.figureheads ? null : assassin);
 }
 
-function figureheads(view) {
+function figureheads(view: FigureheadsView): Child[] {
   const seat = typeof view.seat === "number" ? view.seat : null;
   const order = seat === null ? [0, 1] : [1 - seat, seat];
   const hand = seat !== null ? view.sides[seat].hand : null;
@@ -224,10 +264,14 @@ function figureheads(view) {
   ];
 }
 
-function mapPile(pile, r, c, position) {
+type MapView = ViewWith<"map">;
+type Pile = MapView["map"][number][number];
+
+function mapPile(pile: Pile, r: number, c: number, position: readonly number[] | null): HTMLElement {
   const here = position && position[0] === r && position[1] === c;
   const classes = ["pile", pile.cleared ? "cleared" : "", pile.cut_off ? "cut-off" : "", here ? "here" : ""];
-  const cards = ["guard", "opponent", "treasure"].filter((k) => pile[k]).map((k) => cardElement(pile[k], k));
+  const shown: [string, string | null][] = [["guard", pile.guard], ["opponent", pile.opponent], ["treasure", pile.treasure]];
+  const cards = shown.flatMap(([k, code]) => (code ? [cardElement(code, k)] : []));
   const state = [here ? "you are here" : "", pile.cleared ? "cleared" : "", pile.cut_off ? "cut off" : ""]
     .filter(Boolean).join(", ");
   // Face-up cards drawn; the face-down ones are a back when alone, else a count beside them.
@@ -242,43 +286,56 @@ function mapPile(pile, r, c, position) {
 }
 
 /** The game's word for each of these names, from the vocabulary (`terms`) naming them all. */
-function termsFor(terms, names) {
-  const found = Object.values(terms).find((t) => t && names.every((n) => typeof t[n] === "string"));
-  return (n) => found?.[n] ?? n;
+export function termsFor(terms: Terms, names: readonly string[]): (name: string) => string {
+  const found = Object.values(terms).find((t) => t && names.every((n) => typeof member(t, n) === "string"));
+  return (n) => member(found, n) ?? n;
 }
 
-function character(view, terms) {
+function character(view: MapView, terms: Terms): HTMLElement {
   const ch = view.character;
   const say = termsFor(terms, Object.keys(ch?.cliches || {}));
   const body = ch
     ? h("table", { class: "cliches" },
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "cliché"), h("th", { scope: "col" }, "dice"), h("th", { scope: "col" }, "wounds"))),
         h("tbody", {}, Object.entries(ch.cliches).map(([name, dice]) => {
-          const letter = COLUMN_SUIT[name];
+          const letter = member(COLUMN_SUIT, name);
           return keyed(h("tr", { class: "cliche" },
             h("th", { scope: "row", class: letter === "D" || letter === "H" ? "red" : "" }, say(name)),
             h("td", {}, h("b", {}, String(dice)), h("span", { class: "pips", "aria-hidden": "true" }, ` ${"●".repeat(dice)}`)),
-            h("td", {}, String(ch.wounds[name]))), `cliche:${name}`);
+            h("td", {}, String(member(ch.wounds, name)))), `cliche:${name}`);
         })))
     : h("p", { class: "empty" }, "Not created yet.");
   return keyed(zone("Character", body), "character");
 }
 
-function battle(b) {
+/** The battle beside the map: the foe, each side's dice counted per cliché in the game's own
+ * words for them (its vocabulary that names every one: "Wizardry ♠ 3"), the treasures in play. */
+function battle(b: MapView["battle"], terms: Terms): HTMLElement | null {
   if (!b) return null;
-  const dice = (o) => Object.entries(o || {}).map(([k, v]) => `${SUITS[COLUMN_SUIT[k]]?.[0] ?? k} ${v}`).join(" · ") || "—";
+  const dice = (o: Readonly<Record<string, number | undefined>> | null | undefined) => {
+    const entries = Object.entries(o || {});
+    const say = termsFor(terms, entries.map(([k]) => k));
+    const named = (k: string) => {
+      const word = say(k);
+      if (word !== k) return word;
+      const letter = member(COLUMN_SUIT, k);
+      return letter ? `${SUITS[letter][0]} ${k}` : words(k);
+    };
+    return entries.map(([k, v]) => `${named(k)}: ${v}`).join(" · ") || "—";
+  };
+  const extras: [string, unknown][] = [["plus", b.plus], ["minus", b.minus]];
   return zone("Battle",
-    h("div", { class: "battle" }, cardElement(b.foe.card, b.foe.role),
+    h("div", { class: "battle" }, face(b.foe.card, b.foe.role),
       h("dl", { class: "generic" },
         h("dt", {}, "foe"), h("dd", {}, b.foe.name),
-        h("dt", {}, "foe's dice"), h("dd", {}, dice(b.foe_dice)),
-        h("dt", {}, "your dice"), h("dd", {}, dice(b.player_dice)),
+        h("dt", {}, "foe's dice"), h("dd", { class: "dice foe-dice" }, dice(b.foe_dice)),
+        h("dt", {}, "your dice"), h("dd", { class: "dice your-dice" }, dice(b.player_dice)),
         h("dt", {}, "rounds"), h("dd", {}, String(b.rounds)),
-        ...(["plus", "minus"].flatMap((k) => (b[k] ? [h("dt", {}, k), h("dd", {}, words(b[k]))] : []))),
+        ...extras.flatMap(([k, v]) => (v ? [h("dt", {}, k), h("dd", {}, words(v))] : [])),
         ...(b.x?.length ? [h("dt", {}, "ignoring"), h("dd", {}, words(b.x))] : []))));
 }
 
-function dungeonMap(view, terms) {
+function dungeonMap(view: MapView, terms: Terms): Child[] {
   return [
     h("div", { class: "row stats" },
       stat("turn", view.turn ?? "—"), stat("defeated", view.defeated ?? 0),
@@ -288,10 +345,10 @@ function dungeonMap(view, terms) {
         view.map.flatMap((row, r) => row.map((pile, c) => mapPile(pile, r, c, view.position))))), "map"),
       h("div", { class: "map-side" },
         character(view, terms),
-        battle(view.battle),
+        battle(view.battle, terms),
         zone(`Goal ${view.goal.number}`, h("div", { class: "goal" }, cardRow(view.goal.deuces, "goal cards"), h("p", {}, view.goal.text))),
         zone("Treasures", h("div", { class: "cards" }, view.treasures?.length
-          ? view.treasures.map((t) => cardElement(t.card, t.name)) : empty("none"))))),
+          ? view.treasures.map((t) => face(t.card, t.name)) : empty("none"))))),
     h("div", { class: "row zones" },
       zone(`Victory (${(view.victory || []).length})`, fan(view.victory || [], "victory area")),
       zone(`Discard (${(view.discard || []).length})`, fan(view.discard || [], "discard pile"))),
@@ -300,34 +357,46 @@ function dungeonMap(view, terms) {
   ];
 }
 
-const BOARDS = {
-  tableau,
-  "facing-tableaux": facingTableaux,
-  capital,
-  figureheads,
-  map: dungeonMap,
-  generic: (view) => [others(view, [])],
+const genericBoard = (view: View): Child[] => [others(view, [])];
+
+/** Each layout's board; a view not shaped for its layout is drawn whole, as `generic`. */
+const BOARDS: Record<string, (view: View, terms: Terms) => Child[]> = {
+  tableau: (view) => (has(view, "pretenders") ? tableau(view) : genericBoard(view)),
+  "facing-tableaux": (view) => (has(view, "players") ? facingTableaux(view) : genericBoard(view)),
+  capital: (view) => (has(view, "palace") ? capital(view) : genericBoard(view)),
+  figureheads: (view) => (has(view, "sides") ? figureheads(view) : genericBoard(view)),
+  map: (view, terms) => (has(view, "map") ? dungeonMap(view, terms) : genericBoard(view)),
+  generic: genericBoard,
 };
+
+export interface BoardOptions {
+  gestures?: Readonly<Record<string, readonly Gesture[]>>;
+  terms?: Terms | null;
+  /** What a card is worth by its rank, as the game declares it (`words.card_values`). */
+  cardValues?: Readonly<Record<string, number>>;
+  play?: ((move: Move) => unknown) | null;
+}
 
 /**
  * The board of a layout for a view; an unknown layout still shows the whole view. With
  * `play` (a seat's board in a game still playing), its elements make the view's legal moves
  * through the ruleset's `gestures`, and what they cannot make is offered beside them.
  */
-export function renderBoard(layout, view, { gestures = {}, terms = {}, play = null } = {}) {
+export function renderBoard(layout: string, view: View, { gestures = {}, terms = {}, cardValues = {}, play = null }: BoardOptions = {}): HTMLElement {
   const known = Object.hasOwn(BOARDS, layout) ? layout : "generic";
   const board = h("div", { class: `board board-${known}`, "data-layout": known }, BOARDS[known](view, terms || {}));
-  const legal = (view.legal_moves || []).filter((m) => m.type !== "resign");
-  if (play && legal.length) boardPlay(board, { view, legal, gestures, terms, play });
+  const all: readonly Move[] = view.legal_moves || [];
+  const legal = all.filter((m) => m.type !== "resign");
+  if (play && legal.length) boardPlay(board, { view, legal, gestures, terms: terms || {}, cardValues, play });
   return board;
 }
 
 /** Marks the cards with these codes on a board (class `recent`): what the last move did. */
-export function highlightCards(root, codes) {
+export function highlightCards(root: ParentNode, codes: readonly string[] | null | undefined): void {
   root.querySelectorAll(".card.recent").forEach((c) => c.classList.remove("recent"));
   const wanted = new Set(codes || []);
   if (!wanted.size) return;
-  root.querySelectorAll(".board .card[data-card]").forEach((c) => {
-    if (wanted.has(c.dataset.card)) c.classList.add("recent");
+  root.querySelectorAll<HTMLElement>(".board .card[data-card]").forEach((c) => {
+    if (wanted.has(c.dataset.card || "")) c.classList.add("recent");
   });
 }

@@ -2,12 +2,13 @@
 // text alone: SHA-256 from Web Crypto, 64-bit draws as BigInt, rejection sampling, Fisher-Yates.
 // It is a second, independent implementation: the verify panel trusts it, not the server.
 
-import { DECKTET_BY_CODE, RANKS, STANDARD } from "./cards.js";
+import type { DealStep, Game, View } from "./api";
+import { DECKTET_BY_CODE, RANKS, STANDARD } from "./cards";
 
 const encoder = new TextEncoder();
 const TWO_64 = 1n << 64n;
 
-function subtle() {
+function subtle(): SubtleCrypto {
   if (!globalThis.crypto?.subtle) {
     throw new Error("Web Crypto needs a secure context: open the page over https or on localhost");
   }
@@ -15,20 +16,24 @@ function subtle() {
 }
 
 /** Lowercase hex SHA-256 of a string's UTF-8 bytes: the seed commitment. */
-export async function sha256Hex(text) {
+export async function sha256Hex(text: string): Promise<string> {
   const digest = new Uint8Array(await subtle().digest("SHA-256", encoder.encode(text)));
   return Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** stream(seed, label): four unsigned 64-bit draws per SHA-256 block, blocks counted from 0. */
 export class DealStream {
-  constructor(seed, label) {
+  prefix: number[];
+  counter: bigint;
+  pending: bigint[];
+
+  constructor(seed: string, label: string) {
     this.prefix = [...encoder.encode(seed), 0, ...encoder.encode(label), 0];
     this.counter = 0n;
     this.pending = [];
   }
 
-  async draw() {
+  async draw(): Promise<bigint> {
     if (this.pending.length === 0) {
       const block = new Uint8Array(this.prefix.length + 8);
       block.set(this.prefix);
@@ -37,11 +42,13 @@ export class DealStream {
       const digest = new DataView(await subtle().digest("SHA-256", block));
       for (let i = 0; i < 4; i += 1) this.pending.push(digest.getBigUint64(8 * i, false));
     }
-    return this.pending.shift();
+    const next = this.pending.shift();
+    if (next === undefined) throw new Error("a SHA-256 block gives four draws");
+    return next;
   }
 
   /** A uniform integer in [0, n), without modulo bias. */
-  async uniform(n) {
+  async uniform(n: number): Promise<number> {
     const size = BigInt(n);
     const limit = (TWO_64 / size) * size;
     for (;;) {
@@ -51,7 +58,7 @@ export class DealStream {
   }
 
   /** Fisher-Yates from the end; index 0 of the result is the top card. */
-  async shuffle(items) {
+  async shuffle<T>(items: readonly T[]): Promise<T[]> {
     const out = [...items];
     for (let i = out.length - 1; i >= 1; i -= 1) {
       const j = await this.uniform(i + 1);
@@ -61,7 +68,7 @@ export class DealStream {
   }
 }
 
-export function shuffled(seed, label, items) {
+export function shuffled<T>(seed: string, label: string, items: readonly T[]): Promise<T[]> {
   return new DealStream(seed, label).shuffle(items);
 }
 
@@ -73,7 +80,7 @@ const JOKER = /^X([12])$/;
  * does not know: standard cards deck by deck (no digit is deck 1), Clubs Ace to King, then
  * Diamonds, Hearts, Spades; the Jokers after them; the Decktet in its own table's order.
  */
-function canonicalIndex(code) {
+function canonicalIndex(code: string): number | null {
   const standard = STANDARD.exec(code);
   if (standard) {
     const [, rank, suit, deck] = standard;
@@ -91,9 +98,9 @@ function canonicalIndex(code) {
  * algorithm says a plan is: every card known, each step's cards in canonical order (a server
  * free to order them could make any seed deal any deck), no card twice.
  */
-export function planProblem(plan) {
+export function planProblem(plan: readonly DealStep[] | undefined): string | null {
   if (!Array.isArray(plan)) return "the server sent no deal plan";
-  const seen = new Set();
+  const seen = new Set<string>();
   for (const { label, cards } of plan) {
     let previous = -1;
     for (const code of cards) {
@@ -109,13 +116,13 @@ export function planProblem(plan) {
 }
 
 /** The whole deal, top first, as `court deal` prints it (the plan's shuffles, in order). */
-export async function deriveDeck(plan, seed) {
-  const deck = [];
+export async function deriveDeck(plan: readonly DealStep[], seed: string): Promise<string[]> {
+  const deck: string[] = [];
   for (const { label, cards } of plan) deck.push(...(await shuffled(seed, label, cards)));
   return deck;
 }
 
-function cardsIn(value, found = new Set()) {
+function cardsIn(value: unknown, found = new Set<string>()): Set<string> {
   if (typeof value === "string") found.add(value);
   else if (Array.isArray(value)) value.forEach((v) => cardsIn(v, found));
   else if (value && typeof value === "object") Object.values(value).forEach((v) => cardsIn(v, found));
@@ -128,18 +135,27 @@ function cardsIn(value, found = new Set()) {
  * server played, and every card shown face up at the deal against that deck.
  * Returns {ok, checks: [{name, ok, detail}], deck}.
  */
-export async function verifyDeal(game, plan, played, firstView) {
-  const checks = [];
-  const commitment = await sha256Hex(game.seed);
+/** One line of the verify panel. */
+export interface Check {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export async function verifyDeal(game: Game, plan: readonly DealStep[] | undefined, played: readonly string[],
+                                 firstView: View): Promise<{ ok: boolean; checks: Check[]; deck: string[] | null }> {
+  const checks: Check[] = [];
+  const seed = game.seed ?? "";
+  const commitment = await sha256Hex(seed);
   checks.push({
     name: "The seed matches the commitment published before play",
     ok: commitment === game.seed_commitment,
-    detail: `SHA-256("${game.seed}") = ${commitment}`,
+    detail: `SHA-256("${seed}") = ${commitment}`,
   });
   const problem = planProblem(plan);
-  const deck = problem === null ? await deriveDeck(plan, game.seed) : null;
+  const deck = problem === null && plan ? await deriveDeck(plan, seed) : null;
   if (deck === null) {
-    checks.push({ name: "The deal plan follows the public algorithm", ok: false, detail: problem });
+    checks.push({ name: "The deal plan follows the public algorithm", ok: false, detail: problem ?? "the server sent no deal plan" });
   } else if (deck.length === 0) {
     checks.push({ name: "Nothing is dealt in this game", ok: played.length === 0,
                   detail: "the players choose every card" });
@@ -155,7 +171,7 @@ export async function verifyDeal(game, plan, played, firstView) {
     // A deal of Decktet cards shows Decktet cards; a standard deal, standard cards (Jokers
     // are never shuffled in the games that keep them in hand; everything else shown is).
     const decktet = deck.some((c) => DECKTET_BY_CODE.has(c));
-    const dealtCard = decktet ? (c) => DECKTET_BY_CODE.has(c) : (c) => STANDARD.test(c);
+    const dealtCard = decktet ? (c: string) => DECKTET_BY_CODE.has(c) : (c: string) => STANDARD.test(c);
     const shown = [...cardsIn(firstView)].filter(dealtCard);
     const strays = shown.filter((c) => !inDeck.has(c));
     checks.push({

@@ -4,7 +4,9 @@
 // from the seed commitment. Canonical JSON is Python's
 // json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False), byte for byte.
 
-import { sha256Hex } from "./deal.js";
+import type { Game, GameRecord } from "./api";
+import { sha256Hex } from "./deal";
+import type { Check } from "./deal";
 
 export const RECORD_FORMAT_V1 = "royal-court-record/1";
 export const RECORD_FORMAT_V2 = "royal-court-record/2";
@@ -20,7 +22,7 @@ const SHORT_ESCAPES = new Map([
   ['"', '\\"'], ["\\", "\\\\"], ["\b", "\\b"], ["\f", "\\f"], ["\n", "\\n"], ["\r", "\\r"], ["\t", "\\t"],
 ]);
 
-function quote(text) {
+function quote(text: string): string {
   let out = '"';
   for (let i = 0; i < text.length; i += 1) {
     const unit = text.charCodeAt(i);
@@ -45,9 +47,9 @@ function quote(text) {
 
 /** Python sorts keys by code point; JavaScript's sort() by UTF-16 unit, which differs for
  * characters beyond U+FFFF against U+E000-U+FFFF. */
-function byCodePoint(a, b) {
-  const x = Array.from(a, (c) => c.codePointAt(0));
-  const y = Array.from(b, (c) => c.codePointAt(0));
+function byCodePoint(a: string, b: string): number {
+  const x = Array.from(a, (c) => c.codePointAt(0) ?? 0);
+  const y = Array.from(b, (c) => c.codePointAt(0) ?? 0);
   for (let i = 0; i < Math.min(x.length, y.length); i += 1) {
     if (x[i] !== y[i]) return x[i] - y[i];
   }
@@ -60,7 +62,7 @@ function byCodePoint(a, b) {
  * only: a fraction, or an integer past 2^53 that JSON.parse has already rounded, cannot be
  * written as Python wrote it, and throws CanonicalJsonError rather than hash something else.
  */
-export function canonicalJson(value) {
+export function canonicalJson(value: unknown): string {
   if (value === null) return "null";
   if (value === true) return "true";
   if (value === false) return "false";
@@ -74,14 +76,23 @@ export function canonicalJson(value) {
   if (typeof value === "string") return quote(value);
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
   if (typeof value === "object") {
-    const keys = Object.keys(value).sort(byCodePoint);
-    return `{${keys.map((k) => `${quote(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+    const entries = new Map(Object.entries(value));
+    const keys = [...entries.keys()].sort(byCodePoint);
+    return `{${keys.map((k) => `${quote(k)}:${canonicalJson(entries.get(k))}`).join(",")}}`;
   }
   throw new CanonicalJsonError(`a ${typeof value} is not JSON`);
 }
 
 /** The chained hash of one logged move: its salt goes in when given (format 2). */
-export function moveHash(previous, { seq, seat, move, salt }) {
+/** The fields of a logged move that its hash covers. */
+export interface Chained {
+  seq: number;
+  seat: number;
+  move: unknown;
+  salt?: string;
+}
+
+export function moveHash(previous: string, { seq, seat, move, salt }: Chained): Promise<string> {
   const fields = salt === undefined ? { seq, seat, move } : { seq, seat, move, salt };
   return sha256Hex(previous + canonicalJson(fields));
 }
@@ -93,31 +104,52 @@ export function moveHash(previous, { seq, seat, move, salt }) {
  * `unsalted` lists the moves of a format 2 record shown without their salt (a move seen in
  * part): their links cannot be checked by this viewer, which is the point of the salt.
  */
-export async function chainCheck(commitment, record) {
+export interface Chain {
+  moves: number;
+  broken: number[];
+  unsalted: number[];
+  last: string;
+}
+
+/** A record as it arrives: the spec's, though the chain is checked as if anything could be
+ * in it (an edited download). */
+type RecordLike = Partial<Omit<GameRecord, "moves">> & { moves?: readonly unknown[] };
+
+const isRecordObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+export async function chainCheck(commitment: string, record: RecordLike | null | undefined): Promise<Chain> {
   if (record?.format !== RECORD_FORMAT_V1 && record?.format !== RECORD_FORMAT_V2) {
     throw new CanonicalJsonError(`an unknown record format: ${JSON.stringify(record?.format)}`);
   }
   const salted = record.format !== RECORD_FORMAT_V1;
   const moves = Array.isArray(record.moves) ? record.moves : [];
-  const broken = [];
-  const unsalted = [];
+  const broken: number[] = [];
+  const unsalted: number[] = [];
   let previous = commitment;
   for (const [index, entry] of moves.entries()) {
     const seq = index + 1;
-    const stored = entry?.hash;
-    if (entry?.seq !== seq || typeof stored !== "string") {
+    const fields = isRecordObject(entry) ? entry : {};
+    const stored = fields.hash;
+    if (fields.seq !== seq || typeof stored !== "string") {
       broken.push(seq);
-    } else if (salted && entry.salt === undefined) {
+    } else if (salted && fields.salt === undefined) {
       unsalted.push(seq);
-    } else if (salted && !(typeof entry.salt === "string" && SALT.test(entry.salt))) {
+    } else if (salted && !(typeof fields.salt === "string" && SALT.test(fields.salt))) {
       broken.push(seq);
     } else {
-      const salt = salted ? entry.salt : undefined;
-      if (await moveHash(previous, { seq, seat: entry.seat, move: entry.move, salt }) !== stored) {
+      const salt = salted && typeof fields.salt === "string" ? fields.salt : undefined;
+      // A seat that is not a number is hashed as it came (and so breaks the link).
+      const seat = typeof fields.seat === "number" ? fields.seat : Number.NaN;
+      const hashed = typeof fields.seat === "number"
+        ? await moveHash(previous, { seq, seat, move: fields.move, salt })
+        : await sha256Hex(previous + canonicalJson(salt === undefined ? { seq, seat: fields.seat, move: fields.move }
+          : { seq, seat: fields.seat, move: fields.move, salt }));
+      if (hashed !== stored) {
         broken.push(seq);
       }
     }
-    previous = stored;
+    previous = typeof stored === "string" ? stored : String(stored);
   }
   return { moves: moves.length, broken, unsalted, last: previous };
 }
@@ -127,21 +159,21 @@ export async function chainCheck(commitment, record) {
  * starts from the commitment the page already checked against the seed (the game's), and the
  * record must be that game's, with every one of its moves.
  */
-export async function verifyChain(game, record) {
+export async function verifyChain(game: Game, record: RecordLike | null | undefined): Promise<Check> {
   const count = Array.isArray(record?.moves) ? record.moves.length : 0;
   const name = count === 1 ? "The 1 move forms an unbroken hash chain from the commitment"
     : `The ${count} moves form an unbroken hash chain from the commitment`;
-  const fail = (detail) => ({ name, ok: false, detail });
+  const fail = (detail: string): Check => ({ name, ok: false, detail });
   if (record?.id !== game.id) return fail(`the record is of game ${record?.id}, not ${game.id}`);
-  if (record.seed_commitment !== game.seed_commitment) {
-    return fail(`the record's commitment ${record.seed_commitment} is not the one published`);
+  if (!record || record.seed_commitment !== game.seed_commitment) {
+    return fail(`the record's commitment ${record?.seed_commitment} is not the one published`);
   }
   if (count !== game.version) return fail(`the record has ${count} moves, the game ${game.version}`);
-  let chain;
+  let chain: Chain;
   try {
     chain = await chainCheck(game.seed_commitment, record);
   } catch (e) {
-    return fail(`the chain could not be checked: ${e.message}`);
+    return fail(`the chain could not be checked: ${e instanceof Error ? e.message : String(e)}`);
   }
   if (chain.broken.length) {
     const more = chain.broken.length > 1 ? ` (${chain.broken.length} links broken)` : "";
