@@ -41,9 +41,16 @@ TASK_ROOT = "/var/task"  # where Lambda unpacks the zip: the source paths byteco
 FILE_MODE, DIR_MODE = 0o644, 0o755
 
 
+def web_client_files(source: Path = ROOT) -> list[Path]:
+    """The web client as it is served: the package data pyproject.toml declares (the page,
+    its style and the built bundle; not the TypeScript it is built from)."""
+    with open(ROOT / "pyproject.toml", "rb") as f:
+        patterns: list[str] = tomllib.load(f)["tool"]["setuptools"]["package-data"]["handlers"]
+    return sorted({p for pattern in patterns for p in (source / "handlers").glob(pattern)})
+
+
 def code_files(source: Path = ROOT) -> list[Path]:
-    files = [source / "openapi.yaml"]
-    files += [p for p in (source / "handlers" / "web").rglob("*") if p.is_file()]  # web client
+    files = [source / "openapi.yaml", *web_client_files(source)]
     for package in CODE:
         files += [
             p
