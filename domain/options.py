@@ -105,8 +105,8 @@ UNDO_OPTION = OptionSpec(
     "undo",
     "boolean",
     False,
-    'Casual play: {"type": "undo"} takes back your last move (the log keeps it, as an '
-    "event); never in daily challenges.",
+    "Casual play: lets you take back your last move (an undo move; the game's log keeps "
+    "it). Never in daily challenges.",
 )
 """Offered by every solitaire; played by domain/playthrough.py, not by the rules."""
 

@@ -1111,9 +1111,13 @@ function resultWords(ruleset, result) {
   const said = (result !== void 0 && Object.hasOwn(results, result) ? results[result] : "") || words(result);
   return said[0].toUpperCase() + said.slice(1);
 }
-function nameParts(name) {
+function splitName(name) {
   const at = name.lastIndexOf("#");
-  return at > 0 ? [name.slice(0, at), h("wbr"), name.slice(at)] : [name];
+  return at > 0 ? { typed: name.slice(0, at), tag: name.slice(at) } : { typed: name, tag: "" };
+}
+function nameParts(name) {
+  const { typed, tag } = splitName(name);
+  return tag ? [typed, " ", h("span", { class: "player-tag", title: "tells players of the same name apart" }, tag)] : [typed];
 }
 function board(data, ruleset) {
   if (!data.entries.length) return h("p", { class: "empty" }, "Nobody has finished yet.");
@@ -1146,13 +1150,23 @@ async function dailyPage(root, rulesets2, navigate2) {
     };
   }
   const player = storage.player();
+  const mine = player ? splitName(player.name) : null;
   const nameForm = h(
     "form",
     { class: "player", "aria-label": "Your player name" },
     h("label", { for: "player-name" }, "Your name on the leaderboards "),
-    h("input", { id: "player-name", name: "name", maxlength: 40, required: true, value: player?.name || "" }),
+    h("input", { id: "player-name", name: "name", maxlength: 40, required: true, value: mine?.typed || "" }),
     " ",
-    h("button", { type: "submit" }, player ? "Change" : "Save")
+    h("button", { type: "submit" }, player ? "Change" : "Save"),
+    mine?.tag ? h(
+      "p",
+      { class: "small", id: "player-shown" },
+      "Shown as ",
+      h("strong", {}, mine.typed),
+      " ",
+      h("span", { class: "player-tag" }, mine.tag),
+      ": the tag tells players of the same name apart."
+    ) : null
   );
   nameForm.addEventListener("submit", async (event) => {
     event.preventDefault();
@@ -1391,6 +1405,8 @@ function boardPlay(board2, { view, legal, gestures, terms = {}, cardValues = {},
     pickTarget: null,
     assigned: /* @__PURE__ */ new Map(),
     // target -> source
+    auto: false,
+    // the source was selected for the player (the one thing to pick up)
     tune: even ? { ...even.values } : {}
   };
   let done = false;
@@ -1407,6 +1423,7 @@ function boardPlay(board2, { view, legal, gestures, terms = {}, cardValues = {},
   }
   const clear = () => {
     sel.source = null;
+    sel.auto = false;
     sel.picks = [];
     sel.pickTarget = null;
     sel.assigned = /* @__PURE__ */ new Map();
@@ -1471,7 +1488,7 @@ function boardPlay(board2, { view, legal, gestures, terms = {}, cardValues = {},
     }
     for (const k of sel.picks) selectable.set(k, { unpick: k });
     for (const t of sel.assigned.keys()) if (!targets.has(t)) selectable.set(t, { unassign: t });
-    if (sel.source) selectable.set(sel.source, { deselect: true });
+    if (sel.source) selectable.set(sel.source, { source: sel.source });
     for (const p of plans) if (p.kind === "chip") ready.push({ move: p.move });
     if (sel.pickTarget && !sel.picks.length) {
       const ways = live.filter((p) => p.kind === "pick" && p.target === sel.pickTarget);
@@ -1490,7 +1507,11 @@ function boardPlay(board2, { view, legal, gestures, terms = {}, cardValues = {},
       return picked ? `For ${node(sel.pickTarget)}: ${picked}. Pick more, or confirm.` : `For ${node(sel.pickTarget)}: pick the cards for it, or take one of these ways.`;
     }
     if (sel.picks.length) {
-      return `Picked ${sel.picks.map(node).join(", ")}. ${now.targets.size ? "Now choose a lit card." : "Pick more."}`;
+      const picked = `Picked ${sel.picks.map(node).join(", ")}.`;
+      if (now.targets.size) return `${picked} Now choose a lit card.`;
+      if (now.ready.some((r) => r.confirm)) return `${picked} Confirm, or click a pick to take it back.`;
+      const more = Math.min(...plans.filter((p) => p.kind === "pick" && sel.picks.every((k) => p.keys.includes(k))).map((p) => p.kind === "pick" ? p.keys.length - sel.picks.length : Infinity));
+      return `${picked} ${Number.isFinite(more) && more > 0 ? `Pick ${more} more.` : "Pick more."}`;
     }
     if (sel.assigned.size && now.ready.some((r) => r.confirm)) return "All placed: confirm, or click a place to take its card back.";
     if (sel.assigned.size) return `${sel.assigned.size} placed. Select the next card, then where it goes.`;
@@ -1579,7 +1600,7 @@ function boardPlay(board2, { view, legal, gestures, terms = {}, cardValues = {},
   }
   function draggable(now) {
     const out = /* @__PURE__ */ new Set();
-    for (const [key, action] of now.selectable) if (action.source !== void 0 || action.deselect) out.add(key);
+    for (const [key, action] of now.selectable) if (action.source !== void 0) out.add(key);
     return out;
   }
   function refresh() {
@@ -1596,12 +1617,14 @@ function boardPlay(board2, { view, legal, gestures, terms = {}, cardValues = {},
       node.classList.toggle("maybe", keys.some((k) => now.maybe.has(k)));
       node.classList.toggle("selected", keys.some((k) => k === sel.source || sel.picks.includes(k) || k === sel.pickTarget));
       node.classList.toggle("assigned", assignedSources.some((s) => keys.includes(s)));
+      const pressable = node.classList.contains("card") || node instanceof HTMLTableRowElement;
       if (target || selectable) {
         node.tabIndex = 0;
-        if (node.classList.contains("card")) node.setAttribute("role", "button");
+        if (pressable) node.setAttribute("role", "button");
       } else if (node.hasAttribute("tabindex")) {
         node.removeAttribute("tabindex");
         if (node.classList.contains("card")) node.setAttribute("role", "img");
+        else if (pressable) node.removeAttribute("role");
       }
     }
     board2.querySelectorAll(".tentative").forEach((n) => n.remove());
@@ -1650,12 +1673,15 @@ function boardPlay(board2, { view, legal, gestures, terms = {}, cardValues = {},
     if (action.assign) {
       sel.assigned.set(action.assign[1], action.assign[0]);
       sel.source = null;
+      sel.auto = false;
       const left = new Set(plans.flatMap((p) => p.kind === "assign" && consistent(p) ? p.pairs.filter(([, t]) => !sel.assigned.has(t)).map(([s]) => s) : []));
-      if (left.size === 1) sel.source = [...left][0];
+      if (left.size === 1) {
+        sel.source = [...left][0];
+        sel.auto = true;
+      }
     } else if (action.source) {
+      if (action.source !== sel.source) sel.auto = false;
       sel.source = action.source;
-    } else if (action.deselect) {
-      sel.source = null;
     } else if (action.pick) {
       sel.picks.push(action.pick);
     } else if (action.unpick) {
@@ -1710,8 +1736,8 @@ function boardPlay(board2, { view, legal, gestures, terms = {}, cardValues = {},
         return;
       }
     }
-    if (!idle()) {
-      clear();
+    if (sel.source && !sel.auto) {
+      sel.source = null;
       refresh();
     }
   }
@@ -1746,6 +1772,7 @@ function boardPlay(board2, { view, legal, gestures, terms = {}, cardValues = {},
           x: event.clientX,
           y: event.clientY,
           before: sel.source,
+          beforeAuto: sel.auto,
           ghost: null,
           dx: 0,
           dy: 0,
@@ -1806,6 +1833,7 @@ function boardPlay(board2, { view, legal, gestures, terms = {}, cardValues = {},
     }
     if (sel.source !== d.before && !done) {
       sel.source = d.before;
+      sel.auto = d.beforeAuto;
       refresh();
     }
   });
@@ -1817,6 +1845,7 @@ function boardPlay(board2, { view, legal, gestures, terms = {}, cardValues = {},
       endDrag(d);
       if (sel.source !== d.before && !done) {
         sel.source = d.before;
+        sel.auto = d.beforeAuto;
         refresh();
       }
     }
@@ -1839,6 +1868,7 @@ function boardPlay(board2, { view, legal, gestures, terms = {}, cardValues = {},
   const sources = new Set(plans.flatMap((p) => p.kind === "tap" && p.source ? [p.source] : []));
   if (sources.size === 1 && plans.every((p) => p.kind === "chip" || p.kind === "tap" && p.source)) {
     sel.source = [...sources][0];
+    sel.auto = true;
   }
   refresh();
 }
@@ -1859,6 +1889,27 @@ function fields(move) {
     } else out[k] = JSON.stringify(v);
   }
   return out;
+}
+function distinctLabels(moves) {
+  const count = (labels2) => labels2.reduce((m, l) => m.set(l, (m.get(l) || 0) + 1), /* @__PURE__ */ new Map());
+  let labels = moves.map((m) => moveLabel(m));
+  let seen = count(labels);
+  labels = labels.map((l, i) => {
+    if ((seen.get(l) || 0) < 2) return l;
+    const plain2 = Object.entries(fieldsOf(moves[i])).filter(([k]) => k !== "type").map(([, v]) => words(v)).join(", ");
+    return plain2 && !l.includes(plain2) ? `${l} (${plain2})` : l;
+  });
+  seen = count(labels);
+  return labels.map((l, i) => (seen.get(l) || 0) < 2 ? l : `${l} (${i + 1})`);
+}
+function sharedWords(labels) {
+  if (labels.length < 2) return "";
+  const split = labels.map((l) => l.split(" "));
+  let n = 0;
+  while (split.every((w) => n < w.length - 1 && w[n] === split[0][n])) n++;
+  const out = split[0].slice(0, n);
+  while (out.length && /^(with|and|or|to|of|on|in|a|the|from|by|:)$/i.test(out[out.length - 1])) out.pop();
+  return out.join(" ").replace(/[,:;]$/, "");
 }
 function builder(type, moves, onPlay) {
   const flat = moves.map(fields);
@@ -1942,30 +1993,26 @@ function movesPanel(legal, onPlay) {
           "details",
           {},
           h("summary", {}, `every ${title}, one button each`),
-          h("div", { class: "buttons" }, moves.map((m) => moveButton(m, onPlay)))
+          h("div", { class: "buttons" }, distinctLabels(moves).map((label, i) => moveButton(moves[i], onPlay, label)))
         )
       ));
       continue;
     }
+    const labels = distinctLabels(moves);
     const firstField = Object.keys(moves[0]).find((k) => k !== "type");
-    if (moves.length > SPLIT_OVER && firstField) {
-      const split = /* @__PURE__ */ new Map();
-      for (const m of moves) {
-        const key = JSON.stringify(fieldsOf(m)[firstField]);
-        const list2 = split.get(key) || [];
-        list2.push(m);
-        split.set(key, list2);
-      }
-      for (const [key, sub] of split) {
+    const split = /* @__PURE__ */ new Map();
+    for (const [i, m] of moves.entries()) {
+      const key = firstField ? JSON.stringify(fieldsOf(m)[firstField]) : "";
+      split.set(key, [...split.get(key) || [], i]);
+    }
+    if (moves.length > SPLIT_OVER && firstField && split.size > 1 && split.size <= moves.length / 2) {
+      for (const [key, indexes] of split) {
+        const shared = sharedWords(indexes.map((i) => labels[i]));
         groups.push(h(
           "div",
           { class: "move-group" },
-          h("h3", {}, `${title} ${words(JSON.parse(key))}`),
-          h("div", { class: "buttons" }, sub.map((m) => moveButton(
-            m,
-            onPlay,
-            moveLabel(Object.fromEntries(Object.entries(fieldsOf(m)).filter(([k]) => k !== firstField)))
-          )))
+          h("h3", {}, shared || `${title} ${words(JSON.parse(key))}`),
+          h("div", { class: "buttons" }, indexes.map((i) => moveButton(moves[i], onPlay, labels[i])))
         ));
       }
       continue;
@@ -1978,7 +2025,7 @@ function movesPanel(legal, onPlay) {
       "div",
       { class: "move-group" },
       h("h3", {}, title),
-      h("div", { class: "buttons" }, moves.map((m) => moveButton(m, onPlay)))
+      h("div", { class: "buttons" }, moves.map((m, i) => moveButton(m, onPlay, labels[i])))
     ));
   }
   const resign = legal.find((m) => m.type === "resign");
@@ -2013,7 +2060,7 @@ function member(object, name) {
   return object && Object.hasOwn(object, name) ? object[name] : void 0;
 }
 var COLUMN_SUIT = { clubs: "C", diamonds: "D", hearts: "H", spades: "S" };
-var SHARED_KEYS = ["status", "legal_moves", "outcome"];
+var SHARED_KEYS = ["status", "legal_moves", "outcome", "undos"];
 function keyed(node, ...keys) {
   const all = [...node.dataset.key ? node.dataset.key.split(" ") : [], ...keys.filter((k) => Boolean(k))];
   if (all.length) node.dataset.key = all.join(" ");
@@ -2236,8 +2283,9 @@ function capital(view) {
     ])
   ];
 }
-function figureheadSide(side, index, seat) {
+function figureheadSide(side, index, seat, terms) {
   const who = seatName(index, seat);
+  const say = termsFor(terms, Object.keys(side.figureheads || {}));
   const heads = side.figureheads ? h("div", { class: "columns heads" }, Object.entries(side.figureheads).map(([name, f]) => keyed(
     h(
       "div",
@@ -2245,10 +2293,10 @@ function figureheadSide(side, index, seat) {
         class: `column head${f.alive ? "" : " dead"}`,
         "data-figurehead": name,
         role: "group",
-        "aria-label": `${who}: ${name}${f.alive ? "" : " (dead)"}`
+        "aria-label": `${who}: ${say(name)}${f.alive ? "" : " (dead)"}`
       },
-      h("h3", {}, `${name}${f.alive ? "" : " ✝"}`),
-      cardElement(f.card, f.alive ? void 0 : "assassinated"),
+      h("h3", {}, `${say(name)}${f.alive ? "" : " ✝"}`),
+      cardElement(f.card, f.alive ? void 0 : "dead"),
       h("div", { class: "stack supporters" }, f.supporters.length ? f.supporters.map((s) => {
         if (!s.card) return backElement(1, "face-down supporter");
         const card = cardElement(s.card, s.face_up ? "face up" : "face down (only you see it)");
@@ -2261,9 +2309,9 @@ function figureheadSide(side, index, seat) {
   const assassin = side.assassin ? h(
     "div",
     { class: "column assassin", role: "group", "aria-label": `${who}: assassin` },
-    h("h3", {}, "assassin"),
+    h("h3", {}, "Assassin"),
     keyed(
-      cardElement(side.assassin.card, side.assassin.target ? `targets ${side.assassin.target}` : void 0),
+      cardElement(side.assassin.card, side.assassin.target ? `→ ${say(side.assassin.target)}` : void 0),
       `assassin:${index}`
     )
   ) : null;
@@ -2275,7 +2323,7 @@ function figureheadSide(side, index, seat) {
       "div",
       { class: "side-head" },
       h("h2", {}, who),
-      stat("suit", side.suit ?? "—"),
+      stat("suit", side.suit ? termsFor(terms, [side.suit])(side.suit) : "—"),
       stat("in hand", side.hand_count),
       stat("exposed", side.exposed)
     ),
@@ -2283,19 +2331,12 @@ function figureheadSide(side, index, seat) {
     side.figureheads ? null : assassin
   );
 }
-function figureheads(view) {
+function figureheads(view, terms) {
   const seat = typeof view.seat === "number" ? view.seat : null;
   const order = seat === null ? [0, 1] : [1 - seat, seat];
   const hand = seat !== null ? view.sides[seat].hand : null;
   return [
-    h(
-      "div",
-      { class: "row stats" },
-      stat("phase", view.phase),
-      stat("turn", view.turn ?? "—"),
-      stat("sealed", (view.submitted || []).map((s, i) => `${seatName(i, seat)} ${s ? "✓" : "…"}`).join(", "))
-    ),
-    order.map((i) => figureheadSide(view.sides[i], i, seat)),
+    order.map((i) => figureheadSide(view.sides[i], i, seat, terms)),
     hand ? keyed(zone("Your hand", h("div", { class: "cards hand" }, hand.length ? hand.map((c) => cardElement(c)) : empty())), "hand") : null,
     view.sealed ? zone("Your sealed move", generic(view.sealed)) : null,
     others(view, ["phase", "turn", "seat", "to_move", "submitted", "sealed", "sides", "first_assassin"])
@@ -2336,12 +2377,19 @@ function character(view, terms) {
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "cliché"), h("th", { scope: "col" }, "dice"), h("th", { scope: "col" }, "wounds"))),
     h("tbody", {}, Object.entries(ch.cliches).map(([name, dice]) => {
       const letter = member(COLUMN_SUIT, name);
+      const wounds = member(ch.wounds, name);
       return keyed(h(
         "tr",
         { class: "cliche" },
         h("th", { scope: "row", class: letter === "D" || letter === "H" ? "red" : "" }, say(name)),
-        h("td", {}, h("b", {}, String(dice)), h("span", { class: "pips", "aria-hidden": "true" }, ` ${"●".repeat(dice)}`)),
-        h("td", {}, String(member(ch.wounds, name)))
+        h(
+          "td",
+          {},
+          h("b", {}, String(dice)),
+          h("span", { class: "sr-only" }, dice === 1 ? " die" : " dice"),
+          h("span", { class: "pips", "aria-hidden": "true" }, ` ${"●".repeat(dice)}`)
+        ),
+        h("td", {}, String(wounds), h("span", { class: "sr-only" }, wounds === 1 ? " wound" : " wounds"))
       ), `cliche:${name}`);
     }))
   ) : h("p", { class: "empty" }, "Not created yet.");
@@ -2440,7 +2488,7 @@ var BOARDS = {
   tableau: (view) => has(view, "pretenders") ? tableau(view) : genericBoard(view),
   "facing-tableaux": (view) => has(view, "players") ? facingTableaux(view) : genericBoard(view),
   capital: (view) => has(view, "palace") ? capital(view) : genericBoard(view),
-  figureheads: (view) => has(view, "sides") ? figureheads(view) : genericBoard(view),
+  figureheads: (view, terms) => has(view, "sides") ? figureheads(view, terms) : genericBoard(view),
   map: (view, terms) => has(view, "map") ? dungeonMap(view, terms) : genericBoard(view),
   generic: genericBoard
 };
@@ -3012,6 +3060,9 @@ function cardsNamed(values) {
 
 // handlers/web/src/game.ts
 var LONG_POLL_SECONDS = 20;
+var DETAILED_ON_LOAD = 20;
+var DETAILED_PER_ASK = 40;
+var STEPS_AT_ONCE = 4;
 var message2 = (e) => e instanceof Error ? e.message : String(e);
 async function takeFragment(gameId) {
   const fragment = new URLSearchParams(location.hash.slice(1));
@@ -3135,6 +3186,8 @@ async function gamePage(root, gameId, rulesets2) {
     // the move list
     historyLoaded: false,
     // the log was read once: from then on, only missing moves are asked for
+    detailing: false,
+    // the effects of moves read from the log are being read (GET …/replay?at=k)
     said: /* @__PURE__ */ new WeakMap(),
     // each move of the list → its list item, said once
     learning: Promise.resolve(),
@@ -3180,7 +3233,30 @@ async function gamePage(root, gameId, rulesets2) {
       page.historyLoaded = true;
       refreshWords();
       if (missingSeqs().length) learn();
+      await detail(undetailed().slice(-DETAILED_ON_LOAD));
     } catch {
+    }
+  }
+  const maySteps = () => Boolean(token()) || page.game.status !== "playing";
+  const undetailed = () => maySteps() ? page.events.filter((e) => e.effects === null).map((e) => e.seq) : [];
+  async function detail(seqs) {
+    if (!seqs.length || page.detailing || !maySteps()) return;
+    page.detailing = true;
+    try {
+      for (let i = 0; i < seqs.length && page.alive; i += STEPS_AT_ONCE) {
+        const steps = await Promise.all(seqs.slice(i, i + STEPS_AT_ONCE).map((seq) => readStep(seq).then((a) => a.data, () => null)));
+        const got = steps.flatMap((step) => step?.move ? [{
+          seq: step.at,
+          seat: step.move.seat,
+          move: step.move.move,
+          effects: step.effects || []
+        }] : []);
+        if (!got.length) break;
+        putEvents(got, false);
+      }
+    } finally {
+      page.detailing = false;
+      refreshWords();
     }
   }
   function learn(callBack2 = true) {
@@ -3435,8 +3511,10 @@ async function gamePage(root, gameId, rulesets2) {
         "data-verdict": ending?.verdict,
         role: "status"
       },
+      // The moves heard of: in a simultaneous step the other seat's sealed move counts at once
+      // on both pages (data-version stays the version this page plays at).
       h("strong", {}, text2),
-      ` · ${g.version === 1 ? "1 move" : `${g.version} moves`} played`
+      ` · ${heard() === 1 ? "1 move" : `${heard()} moves`} played`
     );
   }
   function mySeat() {
@@ -3452,7 +3530,12 @@ async function gamePage(root, gameId, rulesets2) {
       "p",
       { class: "daily-tag", id: "daily-tag" },
       `Daily challenge of ${page.game.daily.date}: `,
-      me === null ? `${page.game.daily.name}'s ranked attempt.` : "your one ranked attempt."
+      ...me === null ? [
+        splitName(page.game.daily.name).typed,
+        " ",
+        h("span", { class: "player-tag" }, splitName(page.game.daily.name).tag),
+        "'s ranked attempt."
+      ] : ["your one ranked attempt."]
     ) : null;
     if (seats.length < 2) {
       return [daily, me === null ? h("p", { class: "seats" }, "You are watching this game.") : null];
@@ -3682,6 +3765,22 @@ async function gamePage(root, gameId, rulesets2) {
       anotherPerson() ? "Rematch (your opponent is invited)" : "Rematch"
     );
   }
+  function dailyHidden(date) {
+    const [y, m, d] = date.split("-").map(Number);
+    const closes = new Date(Date.UTC(y, m - 1, d + 1));
+    const valid = !Number.isNaN(closes.getTime());
+    const utc = valid ? closes.toISOString().slice(0, 10) : "the next day";
+    const local = valid ? closes.toLocaleString(void 0, { weekday: "short", hour: "2-digit", minute: "2-digit" }) : "";
+    return h(
+      "p",
+      { class: "message info", id: "daily-hidden", role: "note" },
+      "This is today's daily deal, the same for every player, so what you never saw stays hidden: ",
+      "face-down cards, the rest of the stock, and with them what decided the end. ",
+      `The rest of the deal stays hidden until the day's challenge closes at 00:00 UTC on ${utc}`,
+      local ? ` (${local} your time)` : "",
+      "; come back then to see it, with its seed."
+    );
+  }
   function endPanel() {
     const g = page.game;
     const same = g.share?.same_deal;
@@ -3699,6 +3798,7 @@ async function gamePage(root, gameId, rulesets2) {
       ),
       ending.reason ? h("p", { class: "reason", id: "outcome-reason" }, `${ending.reason}.`) : null,
       ending.score ? h("p", { class: "score", id: "outcome-score" }, `${ending.score}.`) : null,
+      g.daily && !g.seed ? dailyHidden(g.daily.date) : null,
       daily && !g.seed ? h(
         "div",
         { class: "daily-share" },
@@ -3800,8 +3900,23 @@ async function gamePage(root, gameId, rulesets2) {
         "ol",
         { id: "effects", tabindex: 0, "aria-label": "Every move, in order" },
         page.events.map((e) => eventItem(e, voice, me))
-      ) : h("p", { class: "empty" }, "No move yet.")
+      ) : h("p", { class: "empty" }, "No move yet."),
+      moreDetails()
     );
+  }
+  function moreDetails() {
+    const left = undetailed();
+    if (!left.length || !page.historyLoaded) return null;
+    const button = h(
+      "button",
+      { type: "button", id: "more-details", disabled: page.detailing },
+      page.detailing ? "Reading what the moves set off…" : `Show what the ${left.length === 1 ? "earlier move" : `${left.length} earlier moves`} set off`
+    );
+    button.addEventListener("click", () => {
+      detail(undetailed().slice(-DETAILED_PER_ASK));
+      refreshWords();
+    });
+    return h("p", { class: "more-details" }, button);
   }
   function callbackControls(shown) {
     if (!shown) return null;
@@ -4070,7 +4185,10 @@ async function startPage(root, rulesets2, navigate2) {
     try {
       const { data } = await answer(client.GET("/v1/games/{game_id}", { params: { path: { game_id: fromGame } } }));
       shown = rulesets2.filter((r) => r.id === data.game.ruleset);
-      intro = h("p", {}, `Play the same deal as game ${fromGame}: the same cards, a fresh game.`);
+      const when = new Date(data.game.created_at);
+      const dealt = Number.isNaN(when.getTime()) ? "" : ` dealt on ${when.toLocaleDateString(void 0, { day: "numeric", month: "long", year: "numeric" })}`;
+      const name = shown[0]?.title || "this game";
+      intro = h("p", {}, `Play the same deal as a finished game of ${name}${dealt}: the same cards, a fresh game.`);
       if (shown.some((r) => r.chosen_deals === false)) {
         intro = h(
           "p",
@@ -4097,7 +4215,7 @@ async function startPage(root, rulesets2, navigate2) {
       h("ul", {}, recent.map((g) => h(
         "li",
         {},
-        h("a", { href: `/play/${g.id}` }, `${g.ruleset || "game"} ${g.id.slice(0, 8)}`),
+        h("a", { href: `/play/${g.id}` }, rulesets2.find((r) => r.id === g.ruleset)?.title || "A game"),
         ` · ${g.at.slice(0, 16).replace("T", " ")}`
       )))
     ) : null
@@ -4112,6 +4230,7 @@ var leave = () => {
 };
 function navigate(path) {
   history.pushState(null, "", path);
+  window.scrollTo(0, 0);
   route();
 }
 async function route() {

@@ -369,6 +369,12 @@ def test_the_daily_asks_says_and_shares(browser, base, console, screenshots):
             break
         click_move(page, rng)
     page.locator("#outcome").wait_for()
+    # What the finished attempt still hides (the day's deal is everyone's until it closes) is
+    # said plainly, with when it shows.
+    hidden = page.locator("#daily-hidden").inner_text()
+    assert "stays hidden until the day's challenge closes at 00:00 UTC" in hidden, hidden
+    assert "come back then" in hidden
+    shoot(page, screenshots, "words-daily-hidden")
     # Its share link works for anyone: the day's challenge; the game's page, private until
     # the day is over, says so to a visitor rather than failing.
     link = page.locator("#share-link").input_value()
@@ -393,4 +399,73 @@ def test_the_daily_asks_says_and_shares(browser, base, console, screenshots):
     })""")
     assert all(n == 1 for _, n in lines), lines  # no header broken over two lines
     assert [t for t, _ in lines] == ["Rank", "Player", "Result", "Score", "Moves"]
+    # The name as the player typed it; the server's tag apart, whole, never split.
+    assert page.get_by_label("Your name on the leaderboards").input_value() == "Phone Player"
+    assert re.fullmatch(r"Shown as Phone Player #[0-9a-f]{8}: .*",
+                        page.locator("#player-shown").inner_text())  # fmt: skip
+    tag = table.locator(".player-tag").first
+    assert re.fullmatch(r"#[0-9a-f]{8}", tag.inner_text())
+    assert (
+        tag.evaluate("""n => { const r = document.createRange(); r.selectNodeContents(n);
+        return new Set([...r.getClientRects()].map(x => Math.round(x.top))).size; }""")
+        == 1
+    )
     shoot(page, screenshots, "words-daily-leaderboard")
+
+
+def test_a_reload_keeps_what_each_move_set_off(browser, base, console, screenshots):
+    """The list read again on a load (the log, then each newest step's effects) says every move
+    as it did before, with its cards, kills and defences; the earlier moves on request."""
+    page = new_page(browser, console)
+    deal(page, base, "royal-assassin")
+    rng = random.Random(11)
+    while shown(page)[1] < 30 and shown(page)[0] == "playing":
+        click_move(page, rng)
+    version = shown(page)[1]
+    page.locator(f"#effects > li[data-seq='{version}']").wait_for()
+    before = listed(page)
+    assert sum(len(effects) for _, _, effects in before) > 0
+    page.reload()
+    page.locator(f"#effects > li[data-seq='{version}']").wait_for()
+    for _ in range(100):  # the newest moves' effects are read after the log
+        after = listed(page)
+        if after[-20:] == before[-20:]:
+            break
+        page.wait_for_timeout(100)
+    assert [seq for seq, _, _ in after] == list(range(1, version + 1))
+    assert after[-20:] == before[-20:]
+    if version > 20:  # the earlier moves: one click reads what they set off too
+        page.locator("#more-details").click()
+        page.locator("#more-details").wait_for(state="detached")
+        page.locator(f"#effects > li[data-seq='{version}']").wait_for()
+        assert listed(page) == before
+    shoot(page, screenshots, "words-reload-details")
+
+
+def test_options_and_counters_read_for_a_person(browser, base, console, screenshots):
+    """The start page's options say what they do, not the API's fields; an undo counter reads
+    "Undos used: 0"; the shared-deal page names the game, not its id."""
+    page = new_page(browser, console, width=375)
+    page.goto(base + "/")
+    page.locator("[data-ruleset]").first.wait_for()
+    page.locator("details.options").evaluate_all("ds => ds.forEach(d => { d.open = true; })")
+    helps = page.locator("details.options small").all_inner_texts()
+    assert helps
+    for text in helps:
+        assert raw_words(text, "royal-assassin") == [], text
+        assert not re.search(r"\bseat [0-9]|\([A-Z]{2}[0-9]\)|\btype\b", text), text
+    shoot(page, screenshots, "words-start-options")
+    card = page.locator("[data-ruleset='royal-assassin']")
+    card.locator("input[name='undo']").check()
+    card.locator("button[type=submit]").click()
+    page.locator("[data-status]").wait_for()
+    panel = page.locator(".words-panel[aria-label='Casual play']")
+    assert panel.inner_text().endswith("Undos used: 0")
+    gid = game_id_of(page)
+    token = seat_token(page, gid)
+    call(base, "POST", f"/v1/games/{gid}/moves", {"version": shown(page)[1],
+         "move": {"type": "resign"}}, token=token)  # fmt: skip
+    page.goto(f"{base}/play?from_game={gid}")
+    page.locator("main p", has_text="finished game").first.wait_for()  # past "Loading…"
+    intro = page.locator("main p").first.inner_text()
+    assert "finished game of Royal Assassin" in intro and gid not in intro, intro

@@ -236,8 +236,8 @@ class Adaman(Ruleset[State, Move]):
             "extra_personalities",
             "integer",
             0,
-            "Add the first N of the Watchman, the Light Keeper and the Consul; ignored "
-            "when pawns_and_courts is on.",
+            "Add this many extra personalities, in order the Watchman, the Light Keeper and "
+            "the Consul (0 to 3). Has no effect when the Pawns and Courts are added.",
             minimum=0,
             maximum=3,
         ),

@@ -36,6 +36,7 @@ WORDS = Words(
                 "Palace: {palace:cards} (a sixth card there loses utterly)",
             ),
         ),
+        Panel("Casual play", ("<Undos used: {undos:number}>",)),
     ),
     ending=Ending(
         results={"won": "won", "lost": "lost", "lost_utterly": "lost"},
@@ -47,6 +48,14 @@ WORDS = Words(
                 "lost_utterly": "a sixth card entered the palace",
             },
         ),
-        score="Score {score:number}",
+        score=Choice(
+            "result",
+            {
+                "won": "Score {score:number}: the ranks of the cards you control, plus those of "
+                "your resources left over",
+                "lost": "Score {score:number}: the ranks of the cards you control",
+                "lost_utterly": "Score {score:number}: an utter loss scores nothing",
+            },
+        ),
     ),
 )

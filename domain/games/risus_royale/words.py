@@ -56,7 +56,8 @@ WORDS = Words(
             "goal": "the goal is met",
             "resigned": "resigned",
             "cornered": "cornered, with nowhere to go",
-            "out_of_turns": "out of turns",
+            "out_of_turns": "out of turns: the game ends after the 100th arrival's battles "
+            "unless the goal is met",
             "goal_unreachable": "the goal can no longer be met",
         },
         "kind": {
@@ -103,14 +104,24 @@ WORDS = Words(
         Panel(
             "Progress",
             (
-                "Arrivals: {turn:number} of 100",
+                "Arrivals: {turn:number} of 100 (the game is lost after the 100th arrival's "
+                "battles unless the goal is met)",
                 "Foes defeated: {defeated:number}, battles lost: {lost_battles:number}",
                 "Dice rolled: {dice_rolled:number}",
             ),
         ),
+        Panel("Casual play", ("<Undos used: {undos:number}>",)),
     ),
     ending=Ending(
         reason="{reason:reason}",
-        score="Score {score:number}: {defeated:count:foe} defeated, {treasures:count:treasure}",
+        score=Choice(
+            "result",
+            {
+                "won": "Score {score:number}: 200 for the win, 10 for each foe defeated "
+                "({defeated:number}) and 1 for each treasure held ({treasures:number})"
+            },
+            "Score {score:number}: 10 for each foe defeated ({defeated:number}) and 1 for each "
+            "treasure held ({treasures:number})",
+        ),
     ),
 )

@@ -34,8 +34,9 @@ WORDS = Words(
         "[send|sends] the first assassin",
         "assassinated": "{seat:seat_of} assassin kills {card:card_name}",
         "resigned": "",
-        "game_over": "Game over: {outcome.winner:seat} [win|wins]<; {outcome.ruler:card_name} "
-        "rules>",
+        "game_over": "Game over: every face-down supporter turns face up<; totals "
+        "{outcome.totals:per_seat:pairs:figurehead}>; {outcome.winner:seat} [win|wins]<; "
+        "{outcome.ruler:card_name} rules>",
     },
     terms={
         "suit": SUIT_TERMS,
@@ -87,6 +88,7 @@ WORDS = Words(
                 "resignation": "{winner:rival} resigned",
             },
         ),
-        score="<Totals: {totals:per_seat:pairs:figurehead}>",
+        score="<Totals (each living figurehead's supporters at face value, Aces 0): "
+        "{totals:per_seat:pairs:figurehead}>",
     ),
 )

@@ -68,6 +68,7 @@ WORDS = Words(
                 "Jokers in hand: {jokers.in_hand:cards}",
             ),
         ),
+        Panel("Casual play", ("<Undos used: {undos:number}>",)),
     ),
     ending=Ending(
         reason=Choice(
@@ -81,6 +82,14 @@ WORDS = Words(
                 ),
             },
         ),
-        score="Score {score:number}",
+        score=Choice(
+            "result",
+            {
+                "won": "Score {score:number}: 200 for the win, plus the royals killed (Jack 11, "
+                "Queen 12, King 13) and 1 for each card left in the stock",
+                "lost": "Score {score:number}: the royals killed (Jack 11, Queen 12, King 13; "
+                "at most 144, and any win scores over 200)",
+            },
+        ),
     ),
 )

@@ -229,12 +229,15 @@ class RoyalAssassinDuel(Ruleset[State, Move]):
     outcome_schema = CONTRACT.outcome_schema()
     option_specs: ClassVar[tuple[OptionSpec, ...]] = (
         OptionSpec("decks", "integer", 2,
-                   "1 or 2 full decks; with 2, every card code carries its deck digit (KH1).",
+                   "Play with 1 or 2 full decks. With 2, each card's code also says which "
+                   "deck it is from (the King of Hearts of deck 1 is KH1).",
                    minimum=1, maximum=2),
         OptionSpec("jokers", "boolean", True,
-                   "Each seat has its own Joker (X1 seat 0, X2 seat 1), never in the stock."),
+                   "Each player has a Joker of their own (X1 for the first player, X2 for "
+                   "the second), never shuffled into the stock."),
         OptionSpec("max_reshuffles", "integer", 4,
-                   "How often the discard pile may become the stock again (the game ends).",
+                   "How many times the discard pile may be turned over as a new stock; once "
+                   "it cannot, the game ends.",
                    minimum=0, maximum=10),
     )  # fmt: skip
 

@@ -20,6 +20,9 @@ let leave = () => {};
 
 function navigate(path: string): void {
   history.pushState(null, "", path);
+  // A new page opens at its top (the page it came from may have been scrolled down; going
+  // back, the browser restores that page's place itself).
+  window.scrollTo(0, 0);
   route();
 }
 

@@ -31,7 +31,8 @@ function member<T>(object: Readonly<Record<string, T>> | null | undefined, name:
 }
 
 const COLUMN_SUIT: Record<string, string> = { clubs: "C", diamonds: "D", hearts: "H", spades: "S" };
-const SHARED_KEYS = ["status", "legal_moves", "outcome"];
+// The envelope, and the undo count (the game's "Casual play" panel says it in its words).
+const SHARED_KEYS = ["status", "legal_moves", "outcome", "undos"];
 
 /** Adds keys to an element's `data-key` (the board's names for it). */
 function keyed<T extends HTMLElement>(node: T, ...keys: (string | null | undefined)[]): T {
@@ -221,14 +222,16 @@ function capital(view: ViewWith<"palace">): Child[] {
 
 type FigureheadsView = ViewWith<"sides">;
 
-function figureheadSide(side: FigureheadsView["sides"][number], index: number, seat: number | null): HTMLElement {
+function figureheadSide(side: FigureheadsView["sides"][number], index: number, seat: number | null,
+  terms: Terms): HTMLElement {
   const who = seatName(index, seat);
+  const say = termsFor(terms, Object.keys(side.figureheads || {}));
   const heads = side.figureheads
     ? h("div", { class: "columns heads" }, Object.entries(side.figureheads).map(([name, f]) =>
         keyed(h("div", { class: `column head${f.alive ? "" : " dead"}`, "data-figurehead": name, role: "group",
-                         "aria-label": `${who}: ${name}${f.alive ? "" : " (dead)"}` },
-          h("h3", {}, `${name}${f.alive ? "" : " ✝"}`),
-          cardElement(f.card, f.alive ? undefined : "assassinated"),
+                         "aria-label": `${who}: ${say(name)}${f.alive ? "" : " (dead)"}` },
+          h("h3", {}, `${say(name)}${f.alive ? "" : " ✝"}`),
+          cardElement(f.card, f.alive ? undefined : "dead"),
           h("div", { class: "stack supporters" }, f.supporters.length
             ? f.supporters.map((s) => {
               if (!s.card) return backElement(1, "face-down supporter");
@@ -240,24 +243,23 @@ function figureheadSide(side: FigureheadsView["sides"][number], index: number, s
         `figurehead:${index}:${name}`)))
     : h("p", { class: "empty" }, side.suit ? `plays ${side.suit}` : "has not chosen a suit yet");
   const assassin = side.assassin ? h("div", { class: "column assassin", role: "group", "aria-label": `${who}: assassin` },
-    h("h3", {}, "assassin"),
-    keyed(cardElement(side.assassin.card, side.assassin.target ? `targets ${side.assassin.target}` : undefined),
+    h("h3", {}, "Assassin"),
+    keyed(cardElement(side.assassin.card, side.assassin.target ? `→ ${say(side.assassin.target)}` : undefined),
       `assassin:${index}`)) : null;
   if (assassin && side.figureheads) heads.append(assassin);
   return h("section", { class: `side ${seat === index ? "mine" : "theirs"}`, "aria-label": who },
-    h("div", { class: "side-head" }, h("h2", {}, who), stat("suit", side.suit ?? "—"),
+    h("div", { class: "side-head" }, h("h2", {}, who), stat("suit", side.suit ? termsFor(terms, [side.suit])(side.suit) : "—"),
       stat("in hand", side.hand_count), stat("exposed", side.exposed)),
     heads, side.figureheads ? null : assassin);
 }
 
-function figureheads(view: FigureheadsView): Child[] {
+function figureheads(view: FigureheadsView, terms: Terms): Child[] {
   const seat = typeof view.seat === "number" ? view.seat : null;
   const order = seat === null ? [0, 1] : [1 - seat, seat];
   const hand = seat !== null ? view.sides[seat].hand : null;
+  // The step and who has moved in it are the game's words, in its panels ("Turn", "This step").
   return [
-    h("div", { class: "row stats" }, stat("phase", view.phase), stat("turn", view.turn ?? "—"),
-      stat("sealed", (view.submitted || []).map((s, i) => `${seatName(i, seat)} ${s ? "✓" : "…"}`).join(", "))),
-    order.map((i) => figureheadSide(view.sides[i], i, seat)),
+    order.map((i) => figureheadSide(view.sides[i], i, seat, terms)),
     hand ? keyed(zone("Your hand", h("div", { class: "cards hand" }, hand.length ? hand.map((c) => cardElement(c)) : empty())), "hand") : null,
     view.sealed ? zone("Your sealed move", generic(view.sealed)) : null,
     others(view, ["phase", "turn", "seat", "to_move", "submitted", "sealed", "sides", "first_assassin"]),
@@ -299,10 +301,14 @@ function character(view: MapView, terms: Terms): HTMLElement {
         h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "cliché"), h("th", { scope: "col" }, "dice"), h("th", { scope: "col" }, "wounds"))),
         h("tbody", {}, Object.entries(ch.cliches).map(([name, dice]) => {
           const letter = member(COLUMN_SUIT, name);
+          const wounds = member(ch.wounds, name);
+          // A row a round can be fought in is a button (moves.ts), named by what it says:
+          // "Wizardry ♠ 3 dice 0 wounds" (the words after the numbers for screen readers only).
           return keyed(h("tr", { class: "cliche" },
             h("th", { scope: "row", class: letter === "D" || letter === "H" ? "red" : "" }, say(name)),
-            h("td", {}, h("b", {}, String(dice)), h("span", { class: "pips", "aria-hidden": "true" }, ` ${"●".repeat(dice)}`)),
-            h("td", {}, String(member(ch.wounds, name)))), `cliche:${name}`);
+            h("td", {}, h("b", {}, String(dice)), h("span", { class: "sr-only" }, dice === 1 ? " die" : " dice"),
+              h("span", { class: "pips", "aria-hidden": "true" }, ` ${"●".repeat(dice)}`)),
+            h("td", {}, String(wounds), h("span", { class: "sr-only" }, wounds === 1 ? " wound" : " wounds"))), `cliche:${name}`);
         })))
     : h("p", { class: "empty" }, "Not created yet.");
   return keyed(zone("Character", body), "character");
@@ -364,7 +370,7 @@ const BOARDS: Record<string, (view: View, terms: Terms) => Child[]> = {
   tableau: (view) => (has(view, "pretenders") ? tableau(view) : genericBoard(view)),
   "facing-tableaux": (view) => (has(view, "players") ? facingTableaux(view) : genericBoard(view)),
   capital: (view) => (has(view, "palace") ? capital(view) : genericBoard(view)),
-  figureheads: (view) => (has(view, "sides") ? figureheads(view) : genericBoard(view)),
+  figureheads: (view, terms) => (has(view, "sides") ? figureheads(view, terms) : genericBoard(view)),
   map: (view, terms) => (has(view, "map") ? dungeonMap(view, terms) : genericBoard(view)),
   generic: genericBoard,
 };

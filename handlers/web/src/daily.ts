@@ -24,10 +24,19 @@ function resultWords(ruleset: RulesetDescription | undefined, result: string | u
   return said[0].toUpperCase() + said.slice(1);
 }
 
-/** A player's name, its "#suffix" free to go to the next line as a whole. */
-function nameParts(name: string): Child[] {
+/** A shown name split into what the player typed and the server's distinguishing tag
+ * ("#1a2b3c4d": a name may not hold "#" itself, so the last one starts the tag). */
+export function splitName(name: string): { typed: string; tag: string } {
   const at = name.lastIndexOf("#");
-  return at > 0 ? [name.slice(0, at), h("wbr"), name.slice(at)] : [name];
+  return at > 0 ? { typed: name.slice(0, at), tag: name.slice(at) } : { typed: name, tag: "" };
+}
+
+/** A player's name as typed, then its tag set apart, whole: it may go to the next line but is
+ * never split itself. */
+function nameParts(name: string): Child[] {
+  const { typed, tag } = splitName(name);
+  return tag ? [typed, " ", h("span", { class: "player-tag", title: "tells players of the same name apart" }, tag)]
+    : [typed];
 }
 
 function board(data: Leaderboard, ruleset: RulesetDescription | undefined): HTMLElement {
@@ -54,10 +63,14 @@ export async function dailyPage(root: HTMLElement, rulesets: readonly RulesetDes
     return () => {};
   }
   const player = storage.player();
+  // The field holds the name as the player typed it; the tag the server added is shown apart.
+  const mine = player ? splitName(player.name) : null;
   const nameForm = h("form", { class: "player", "aria-label": "Your player name" },
     h("label", { for: "player-name" }, "Your name on the leaderboards "),
-    h("input", { id: "player-name", name: "name", maxlength: 40, required: true, value: player?.name || "" }),
-    " ", h("button", { type: "submit" }, player ? "Change" : "Save"));
+    h("input", { id: "player-name", name: "name", maxlength: 40, required: true, value: mine?.typed || "" }),
+    " ", h("button", { type: "submit" }, player ? "Change" : "Save"),
+    mine?.tag ? h("p", { class: "small", id: "player-shown" }, "Shown as ", h("strong", {}, mine.typed), " ",
+      h("span", { class: "player-tag" }, mine.tag), ": the tag tells players of the same name apart.") : null);
   nameForm.addEventListener("submit", async (event) => {
     event.preventDefault();
     try {

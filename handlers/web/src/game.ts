@@ -7,6 +7,7 @@
 import { answer, answerOrUnchanged, ApiError, auth, client, eventStream, newKey, pushLink, pushStream, storage } from "./api";
 import type { Effect, Game, GameEvent, LoggedMoveBody, Move, ReplayStep, RulesetDescription, View } from "./api";
 import { highlightCards, renderBoard } from "./boards";
+import { splitName } from "./daily";
 import { verifyDeal } from "./deal";
 import type { Check } from "./deal";
 import { focusNext, movesPanel } from "./moves";
@@ -16,6 +17,11 @@ import type { Child, JsonObject } from "./ui";
 import { capitalized, cardsNamed, Speaker } from "./words";
 
 const LONG_POLL_SECONDS = 20;
+/** How many of the newest moves a load reads with their effects (one GET …/replay?at=k each:
+ * the API has no way to read many steps' effects at once), and how many more at each ask. */
+const DETAILED_ON_LOAD = 20;
+const DETAILED_PER_ASK = 40;
+const STEPS_AT_ONCE = 4;
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
@@ -163,6 +169,7 @@ export async function gamePage(root: HTMLElement, gameId: string, rulesets: read
     alive: true,
     events: [] as Listed[], // the move list
     historyLoaded: false, // the log was read once: from then on, only missing moves are asked for
+    detailing: false, // the effects of moves read from the log are being read (GET …/replay?at=k)
     said: new WeakMap<Listed, HTMLLIElement>(), // each move of the list → its list item, said once
     learning: Promise.resolve(),
     animate: false,
@@ -206,7 +213,12 @@ export async function gamePage(root: HTMLElement, gameId: string, rulesets: read
     params: { ...params, query: { at } }, headers: auth(token()) }));
   const readRecord = () => answer(client.GET("/v1/games/{game_id}/record", { params, headers: auth(token()) }));
 
-  /** The move list from the log (GET …/moves): each move said, its effects not known here. */
+  /**
+   * The move list from the log (GET …/moves), then what the newest moves set off. The log
+   * holds no effects, and the API gives a move's effects only one step at a time (GET
+   * …/replay?at=k), so a load reads them for the newest DETAILED_ON_LOAD moves only; the
+   * earlier ones are read a batch at a time when the player asks (historyPanel's button).
+   */
   async function loadHistory(): Promise<void> {
     try {
       const { data } = await readLog();
@@ -214,8 +226,34 @@ export async function gamePage(root: HTMLElement, gameId: string, rulesets: read
       page.historyLoaded = true;
       refreshWords();
       if (missingSeqs().length) learn();
+      await detail(undetailed().slice(-DETAILED_ON_LOAD));
     } catch {
       // the list stays as it is; the next move fills it in
+    }
+  }
+
+  /** Whether this page may read the steps of the game (a spectator of a game in play may not). */
+  const maySteps = () => Boolean(token()) || page.game.status !== "playing";
+
+  /** The seqs of the list whose effects are not known yet, oldest first. */
+  const undetailed = () => (maySteps() ? page.events.filter((e) => e.effects === null).map((e) => e.seq) : []);
+
+  /** Reads what the moves `seqs` set off, STEPS_AT_ONCE requests at a time, into the list. */
+  async function detail(seqs: readonly number[]): Promise<void> {
+    if (!seqs.length || page.detailing || !maySteps()) return;
+    page.detailing = true;
+    try {
+      for (let i = 0; i < seqs.length && page.alive; i += STEPS_AT_ONCE) {
+        const steps = await Promise.all(seqs.slice(i, i + STEPS_AT_ONCE)
+          .map((seq) => readStep(seq).then((a) => a.data, () => null)));
+        const got = steps.flatMap((step) => (step?.move ? [{ seq: step.at, seat: step.move.seat,
+                                                              move: step.move.move, effects: step.effects || [] }] : []));
+        if (!got.length) break; // the steps cannot be read here: the list stays as the log says it
+        putEvents(got, false);
+      }
+    } finally {
+      page.detailing = false;
+      refreshWords();
     }
   }
 
@@ -504,7 +542,9 @@ export async function gamePage(root: HTMLElement, gameId: string, rulesets: read
           : several ? "Your turn" : "Your move";
     return h("p", { id: "game-status", class: `status ${over ? "over" : ""}`, "data-status": g.status,
                     "data-version": g.version, "data-verdict": ending?.verdict, role: "status" },
-      h("strong", {}, text), ` · ${g.version === 1 ? "1 move" : `${g.version} moves`} played`);
+      // The moves heard of: in a simultaneous step the other seat's sealed move counts at once
+      // on both pages (data-version stays the version this page plays at).
+      h("strong", {}, text), ` · ${heard() === 1 ? "1 move" : `${heard()} moves`} played`);
   }
 
   function mySeat(): number | null {
@@ -519,7 +559,9 @@ export async function gamePage(root: HTMLElement, gameId: string, rulesets: read
     const seats = page.game.seats || [];
     const daily = page.game.daily
       ? h("p", { class: "daily-tag", id: "daily-tag" }, `Daily challenge of ${page.game.daily.date}: `,
-        me === null ? `${page.game.daily.name}'s ranked attempt.` : "your one ranked attempt.")
+        ...(me === null ? [splitName(page.game.daily.name).typed, " ",
+          h("span", { class: "player-tag" }, splitName(page.game.daily.name).tag), "'s ranked attempt."]
+          : ["your one ranked attempt."]))
       : null;
     if (seats.length < 2) {
       return [daily, me === null ? h("p", { class: "seats" }, "You are watching this game.") : null];
@@ -709,6 +751,24 @@ export async function gamePage(root: HTMLElement, gameId: string, rulesets: read
       anotherPerson() ? "Rematch (your opponent is invited)" : "Rematch");
   }
 
+  /**
+   * A finished ranked daily attempt whose day is not over: the server still masks what the
+   * player never saw (face-down cards, the rest of the stock, who would have taken the throne),
+   * since everyone plays the same deal until the day's challenge closes at 00:00 UTC.
+   */
+  function dailyHidden(date: string): HTMLElement {
+    const [y, m, d] = date.split("-").map(Number);
+    const closes = new Date(Date.UTC(y, m - 1, d + 1));
+    const valid = !Number.isNaN(closes.getTime());
+    const utc = valid ? closes.toISOString().slice(0, 10) : "the next day";
+    const local = valid ? closes.toLocaleString(undefined, { weekday: "short", hour: "2-digit", minute: "2-digit" }) : "";
+    return h("p", { class: "message info", id: "daily-hidden", role: "note" },
+      "This is today's daily deal, the same for every player, so what you never saw stays hidden: ",
+      "face-down cards, the rest of the stock, and with them what decided the end. ",
+      `The rest of the deal stays hidden until the day's challenge closes at 00:00 UTC on ${utc}`,
+      local ? ` (${local} your time)` : "", "; come back then to see it, with its seed.");
+  }
+
   function endPanel(): HTMLElement {
     const g = page.game;
     // Only a game whose deals may be chosen offers its deal again (share.same_deal): in a
@@ -725,6 +785,7 @@ export async function gamePage(root: HTMLElement, gameId: string, rulesets: read
         `${ending.headline}.`),
       ending.reason ? h("p", { class: "reason", id: "outcome-reason" }, `${ending.reason}.`) : null,
       ending.score ? h("p", { class: "score", id: "outcome-score" }, `${ending.score}.`) : null,
+      g.daily && !g.seed ? dailyHidden(g.daily.date) : null,
       daily && !g.seed ? h("div", { class: "daily-share" },
         h("p", {}, h("label", { for: "share-link" }, "Challenge a friend to today's deal: "),
           h("input", { id: "share-link", readonly: true, value: daily, size: 40 }), " ",
@@ -782,7 +843,19 @@ export async function gamePage(root: HTMLElement, gameId: string, rulesets: read
       page.events.length
         ? h("ol", { id: "effects", tabindex: 0, "aria-label": "Every move, in order" },
           page.events.map((e) => eventItem(e, voice, me)))
-        : h("p", { class: "empty" }, "No move yet."));
+        : h("p", { class: "empty" }, "No move yet."),
+      moreDetails());
+  }
+
+  /** The earlier moves read from the log say only the move: a button reads what they set off. */
+  function moreDetails(): HTMLElement | null {
+    const left = undetailed();
+    if (!left.length || !page.historyLoaded) return null;
+    const button = h("button", { type: "button", id: "more-details", disabled: page.detailing },
+      page.detailing ? "Reading what the moves set off…"
+        : `Show what the ${left.length === 1 ? "earlier move" : `${left.length} earlier moves`} set off`);
+    button.addEventListener("click", () => { detail(undetailed().slice(-DETAILED_PER_ASK)); refreshWords(); });
+    return h("p", { class: "more-details" }, button);
   }
 
   /** The call-back choices of a game of several seats: a sound, a notification. */

@@ -143,7 +143,6 @@ interface Action {
   move?: Move;
   assign?: [string, string];
   source?: string;
-  deselect?: true;
   pick?: string;
   unpick?: string;
   pickTarget?: string;
@@ -213,6 +212,7 @@ export function boardPlay(board: HTMLElement, { view, legal, gestures, terms = {
     picks: [] as string[],
     pickTarget: null as string | null,
     assigned: new Map<string, string>(), // target -> source
+    auto: false, // the source was selected for the player (the one thing to pick up)
     tune: even ? { ...even.values } : ({} as Record<string, number>),
   };
   let done = false;
@@ -230,6 +230,7 @@ export function boardPlay(board: HTMLElement, { view, legal, gestures, terms = {
 
   const clear = () => {
     sel.source = null;
+    sel.auto = false;
     sel.picks = [];
     sel.pickTarget = null;
     sel.assigned = new Map();
@@ -299,7 +300,8 @@ export function boardPlay(board: HTMLElement, { view, legal, gestures, terms = {
     }
     for (const k of sel.picks) selectable.set(k, { unpick: k });
     for (const t of sel.assigned.keys()) if (!targets.has(t)) selectable.set(t, { unassign: t });
-    if (sel.source) selectable.set(sel.source, { deselect: true });
+    // The card picked up stays picked when tapped again (as anyone taps it before its place).
+    if (sel.source) selectable.set(sel.source, { source: sel.source });
     for (const p of plans) if (p.kind === "chip") ready.push({ move: p.move });
     // Target first (a payment): its sensible ways, the smallest ones, ready-made.
     if (sel.pickTarget && !sel.picks.length) {
@@ -323,7 +325,13 @@ export function boardPlay(board: HTMLElement, { view, legal, gestures, terms = {
         : `For ${node(sel.pickTarget)}: pick the cards for it, or take one of these ways.`;
     }
     if (sel.picks.length) {
-      return `Picked ${sel.picks.map(node).join(", ")}. ${now.targets.size ? "Now choose a lit card." : "Pick more."}`;
+      const picked = `Picked ${sel.picks.map(node).join(", ")}.`;
+      if (now.targets.size) return `${picked} Now choose a lit card.`;
+      // What the legal moves still ask for: none (confirm) or the fewest picks more.
+      if (now.ready.some((r) => r.confirm)) return `${picked} Confirm, or click a pick to take it back.`;
+      const more = Math.min(...plans.filter((p) => p.kind === "pick" && sel.picks.every((k) => p.keys.includes(k)))
+        .map((p) => (p.kind === "pick" ? p.keys.length - sel.picks.length : Infinity)));
+      return `${picked} ${Number.isFinite(more) && more > 0 ? `Pick ${more} more.` : "Pick more."}`;
     }
     if (sel.assigned.size && now.ready.some((r) => r.confirm)) return "All placed: confirm, or click a place to take its card back.";
     if (sel.assigned.size) return `${sel.assigned.size} placed. Select the next card, then where it goes.`;
@@ -399,7 +407,7 @@ export function boardPlay(board: HTMLElement, { view, legal, gestures, terms = {
   /** The keys that can be picked up and dragged now: a source to select, or the one selected. */
   function draggable(now: Options): Set<string> {
     const out = new Set<string>();
-    for (const [key, action] of now.selectable) if (action.source !== undefined || action.deselect) out.add(key);
+    for (const [key, action] of now.selectable) if (action.source !== undefined) out.add(key);
     return out;
   }
 
@@ -417,13 +425,16 @@ export function boardPlay(board: HTMLElement, { view, legal, gestures, terms = {
       node.classList.toggle("maybe", keys.some((k) => now.maybe.has(k)));
       node.classList.toggle("selected", keys.some((k) => k === sel.source || sel.picks.includes(k) || k === sel.pickTarget));
       node.classList.toggle("assigned", assignedSources.some((s) => keys.includes(s)));
-      // What can be clicked can be reached with Tab, and a card that can is a button.
+      // What can be clicked can be reached with Tab, and a card or a table row that can is a
+      // button (named by its aria-label); it is what it was again once it cannot.
+      const pressable = node.classList.contains("card") || node instanceof HTMLTableRowElement;
       if (target || selectable) {
         node.tabIndex = 0;
-        if (node.classList.contains("card")) node.setAttribute("role", "button");
+        if (pressable) node.setAttribute("role", "button");
       } else if (node.hasAttribute("tabindex")) {
         node.removeAttribute("tabindex");
         if (node.classList.contains("card")) node.setAttribute("role", "img");
+        else if (pressable) node.removeAttribute("role");
       }
     }
     board.querySelectorAll(".tentative").forEach((n) => n.remove());
@@ -468,14 +479,17 @@ export function boardPlay(board: HTMLElement, { view, legal, gestures, terms = {
     if (action.assign) {
       sel.assigned.set(action.assign[1], action.assign[0]);
       sel.source = null;
+      sel.auto = false;
       // One card left to place: it is picked up already.
       const left = new Set(plans.flatMap((p) => (p.kind === "assign" && consistent(p)
         ? p.pairs.filter(([, t]) => !sel.assigned.has(t)).map(([s]) => s) : [])));
-      if (left.size === 1) sel.source = [...left][0];
+      if (left.size === 1) {
+        sel.source = [...left][0];
+        sel.auto = true;
+      }
     } else if (action.source) {
+      if (action.source !== sel.source) sel.auto = false;
       sel.source = action.source;
-    } else if (action.deselect) {
-      sel.source = null;
     } else if (action.pick) {
       sel.picks.push(action.pick);
     } else if (action.unpick) {
@@ -531,8 +545,10 @@ export function boardPlay(board: HTMLElement, { view, legal, gestures, terms = {
         return;
       }
     }
-    if (!idle()) {
-      clear();
+    // A tap on nothing puts down the card picked up by hand; what is placed or picked
+    // already stays (Cancel and Escape undo it all), and what was picked for the player stays.
+    if (sel.source && !sel.auto) {
+      sel.source = null;
       refresh();
     }
   }
@@ -546,6 +562,7 @@ export function boardPlay(board: HTMLElement, { view, legal, gestures, terms = {
     x: number;
     y: number;
     before: string | null;
+    beforeAuto: boolean;
     ghost: HTMLElement | null;
     dx: number;
     dy: number;
@@ -579,7 +596,7 @@ export function boardPlay(board: HTMLElement, { view, legal, gestures, terms = {
     for (const node of keyedPath(event.target)) {
       const key = keysOf(node).find((k) => drags.has(k));
       if (key) {
-        drag = { node, key, pointer: event.pointerId, x: event.clientX, y: event.clientY, before: sel.source,
+        drag = { node, key, pointer: event.pointerId, x: event.clientX, y: event.clientY, before: sel.source, beforeAuto: sel.auto,
                  ghost: null, dx: 0, dy: 0, over: null };
         return;
       }
@@ -635,6 +652,7 @@ export function boardPlay(board: HTMLElement, { view, legal, gestures, terms = {
     // Dropped where nothing goes: the selection is what it was before.
     if (sel.source !== d.before && !done) {
       sel.source = d.before;
+      sel.auto = d.beforeAuto;
       refresh();
     }
   });
@@ -647,6 +665,7 @@ export function boardPlay(board: HTMLElement, { view, legal, gestures, terms = {
       endDrag(d);
       if (sel.source !== d.before && !done) {
         sel.source = d.before;
+        sel.auto = d.beforeAuto;
         refresh();
       }
     }
@@ -671,6 +690,7 @@ export function boardPlay(board: HTMLElement, { view, legal, gestures, terms = {
   const sources = new Set(plans.flatMap((p) => (p.kind === "tap" && p.source ? [p.source] : [])));
   if (sources.size === 1 && plans.every((p) => p.kind === "chip" || (p.kind === "tap" && p.source))) {
     sel.source = [...sources][0];
+    sel.auto = true;
   }
   refresh();
 }
@@ -692,6 +712,35 @@ function fields(move: Move): Record<string, string> {
     } else out[k] = JSON.stringify(v);
   }
   return out;
+}
+
+/**
+ * Each move's label (the game's sentence for it, moveLabel), made distinct where two would
+ * read alike: the plain words of its fields, then its place in the list, are added.
+ */
+function distinctLabels(moves: readonly Move[]): string[] {
+  const count = (labels: readonly string[]) => labels.reduce((m, l) => m.set(l, (m.get(l) || 0) + 1), new Map<string, number>());
+  let labels = moves.map((m) => moveLabel(m));
+  let seen = count(labels);
+  labels = labels.map((l, i) => {
+    if ((seen.get(l) || 0) < 2) return l;
+    const plain = Object.entries(fieldsOf(moves[i])).filter(([k]) => k !== "type").map(([, v]) => words(v)).join(", ");
+    return plain && !l.includes(plain) ? `${l} (${plain})` : l;
+  });
+  seen = count(labels);
+  return labels.map((l, i) => ((seen.get(l) || 0) < 2 ? l : `${l} (${i + 1})`));
+}
+
+/** The words a group's labels begin with alike ("Take control of The Mill"), whole words only,
+ * without a dangling joining word; "" when they share none. */
+function sharedWords(labels: readonly string[]): string {
+  if (labels.length < 2) return "";
+  const split = labels.map((l) => l.split(" "));
+  let n = 0;
+  while (split.every((w) => n < w.length - 1 && w[n] === split[0][n])) n++;
+  const out = split[0].slice(0, n);
+  while (out.length && /^(with|and|or|to|of|on|in|a|the|from|by|:)$/i.test(out[out.length - 1])) out.pop();
+  return out.join(" ").replace(/[,:;]$/, "");
 }
 
 /** Selects, one per field, and one button that carries the matching legal move (if any). */
@@ -771,22 +820,23 @@ export function movesPanel(legal: readonly Move[], onPlay: (move: Move) => unkno
       groups.push(h("div", { class: "move-group" }, h("h3", {}, `${title} (${moves.length} ways)`),
         builder(type, moves, onPlay),
         h("details", {}, h("summary", {}, `every ${title}, one button each`),
-          h("div", { class: "buttons" }, moves.map((m) => moveButton(m, onPlay))))));
+          h("div", { class: "buttons" }, distinctLabels(moves).map((label, i) => moveButton(moves[i], onPlay, label))))));
       continue;
     }
+    const labels = distinctLabels(moves);
     const firstField = Object.keys(moves[0]).find((k) => k !== "type");
-    if (moves.length > SPLIT_OVER && firstField) {
-      const split = new Map<string, Move[]>();
-      for (const m of moves) {
-        const key = JSON.stringify(fieldsOf(m)[firstField]);
-        const list = split.get(key) || [];
-        list.push(m);
-        split.set(key, list);
-      }
-      for (const [key, sub] of split) {
-        groups.push(h("div", { class: "move-group" }, h("h3", {}, `${title} ${words(JSON.parse(key))}`),
-          h("div", { class: "buttons" }, sub.map((m) => moveButton(m, onPlay,
-            moveLabel(Object.fromEntries(Object.entries(fieldsOf(m)).filter(([k]) => k !== firstField))))))));
+    const split = new Map<string, number[]>();
+    for (const [i, m] of moves.entries()) {
+      const key = firstField ? JSON.stringify(fieldsOf(m)[firstField]) : "";
+      split.set(key, [...(split.get(key) || []), i]);
+    }
+    // Many moves of one kind: one group per value of their first field, when that groups them
+    // (not one group per move), headed by what its moves' sentences share.
+    if (moves.length > SPLIT_OVER && firstField && split.size > 1 && split.size <= moves.length / 2) {
+      for (const [key, indexes] of split) {
+        const shared = sharedWords(indexes.map((i) => labels[i]));
+        groups.push(h("div", { class: "move-group" }, h("h3", {}, shared || `${title} ${words(JSON.parse(key))}`),
+          h("div", { class: "buttons" }, indexes.map((i) => moveButton(moves[i], onPlay, labels[i])))));
       }
       continue;
     }
@@ -795,7 +845,7 @@ export function movesPanel(legal: readonly Move[], onPlay: (move: Move) => unkno
       continue;
     }
     groups.push(h("div", { class: "move-group" }, h("h3", {}, title),
-      h("div", { class: "buttons" }, moves.map((m) => moveButton(m, onPlay)))));
+      h("div", { class: "buttons" }, moves.map((m, i) => moveButton(m, onPlay, labels[i])))));
   }
   const resign = legal.find((m) => m.type === "resign");
   const count = legal.length - (resign ? 1 : 0);

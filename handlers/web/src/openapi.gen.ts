@@ -1313,7 +1313,7 @@ export interface components {
              */
             recycle_reserve: boolean;
             /**
-             * @description Casual play: {"type": "undo"} takes back your last move (the log keeps it, as an event); never in daily challenges.
+             * @description Casual play: lets you take back your last move (an undo move; the game's log keeps it). Never in daily challenges.
              * @default false
              */
             undo: boolean;
@@ -1443,7 +1443,7 @@ export interface components {
              */
             pawns_and_courts: boolean;
             /**
-             * @description Add the first N of the Watchman, the Light Keeper and the Consul; ignored when pawns_and_courts is on.
+             * @description Add this many extra personalities, in order the Watchman, the Light Keeper and the Consul (0 to 3). Has no effect when the Pawns and Courts are added.
              * @default 0
              */
             extra_personalities: number;
@@ -1453,7 +1453,7 @@ export interface components {
              */
             excuse: boolean;
             /**
-             * @description Casual play: {"type": "undo"} takes back your last move (the log keeps it, as an event); never in daily challenges.
+             * @description Casual play: lets you take back your last move (an undo move; the game's log keeps it). Never in daily challenges.
              * @default false
              */
             undo: boolean;
@@ -1631,17 +1631,17 @@ export interface components {
         RoyalAceAssinMove: components["schemas"]["RoyalAceAssinChooseSuit"] | components["schemas"]["RoyalAceAssinPlace"] | components["schemas"]["RoyalAceAssinFlip"] | components["schemas"]["RoyalAceAssinAssassinate"] | components["schemas"]["Resign"];
         RoyalAssassinDuelOptions: {
             /**
-             * @description 1 or 2 full decks; with 2, every card code carries its deck digit (KH1).
+             * @description Play with 1 or 2 full decks. With 2, each card's code also says which deck it is from (the King of Hearts of deck 1 is KH1).
              * @default 2
              */
             decks: number;
             /**
-             * @description Each seat has its own Joker (X1 seat 0, X2 seat 1), never in the stock.
+             * @description Each player has a Joker of their own (X1 for the first player, X2 for the second), never shuffled into the stock.
              * @default true
              */
             jokers: boolean;
             /**
-             * @description How often the discard pile may become the stock again (the game ends).
+             * @description How many times the discard pile may be turned over as a new stock; once it cannot, the game ends.
              * @default 4
              */
             max_reshuffles: number;
@@ -1824,7 +1824,7 @@ export interface components {
              */
             opponent_bonus: number;
             /**
-             * @description Casual play: {"type": "undo"} takes back your last move (the log keeps it, as an event); never in daily challenges.
+             * @description Casual play: lets you take back your last move (an undo move; the game's log keeps it). Never in daily challenges.
              * @default false
              */
             undo: boolean;

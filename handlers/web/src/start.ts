@@ -125,7 +125,11 @@ export async function startPage(root: HTMLElement, rulesets: readonly RulesetDes
     try {
       const { data } = await answer(client.GET("/v1/games/{game_id}", { params: { path: { game_id: fromGame } } }));
       shown = rulesets.filter((r) => r.id === data.game.ruleset);
-      intro = h("p", {}, `Play the same deal as game ${fromGame}: the same cards, a fresh game.`);
+      const when = new Date(data.game.created_at);
+      const dealt = Number.isNaN(when.getTime()) ? ""
+        : ` dealt on ${when.toLocaleDateString(undefined, { day: "numeric", month: "long", year: "numeric" })}`;
+      const name = shown[0]?.title || "this game";
+      intro = h("p", {}, `Play the same deal as a finished game of ${name}${dealt}: the same cards, a fresh game.`);
       if (shown.some((r) => r.chosen_deals === false)) {
         intro = h("p", { class: "message error", role: "alert" },
           "That deal cannot be shared: this game deals only secret deals.");
@@ -142,7 +146,7 @@ export async function startPage(root: HTMLElement, rulesets: readonly RulesetDes
     intro,
     h("div", { class: "rulesets" }, shown.map((r) => rulesetCard(r, navigate, fromGame))),
     recent.length ? h("section", { class: "recent", "aria-label": "Your games" }, h("h2", {}, "Your games on this browser"),
-      h("ul", {}, recent.map((g) => h("li", {}, h("a", { href: `/play/${g.id}` }, `${g.ruleset || "game"} ${g.id.slice(0, 8)}`),
+      h("ul", {}, recent.map((g) => h("li", {}, h("a", { href: `/play/${g.id}` }, rulesets.find((r) => r.id === g.ruleset)?.title || "A game"),
         ` · ${g.at.slice(0, 16).replace("T", " ")}`)))) : null,
   );
   return () => {};
