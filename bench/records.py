@@ -9,8 +9,8 @@ from bench.figures import Bench, Figure, timings
 from bench.games import EVENT_CAP_GAME, LOG_GAME, stalling_log
 from domain.bots import play_out
 from domain.errors import Json
-from domain.playthrough import replay
 from domain.registry import get_game, get_ruleset
+from domain.replay import replay
 from domain.service import MAX_EVENTS, GameService
 from domain.verify import verify
 from handlers.config import new_secret, utc_now

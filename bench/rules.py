@@ -26,8 +26,8 @@ from bench.games import (
 from domain.bots import play_out
 from domain.daily import select
 from domain.errors import Json
-from domain.playthrough import replay
 from domain.registry import GAMES, get_game
+from domain.replay import replay
 from domain.simulate import simulate, wilson_interval
 
 SOLVER_BUDGET = 1_000_000

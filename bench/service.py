@@ -13,9 +13,9 @@ from collections.abc import Mapping
 from bench.figures import Bench, Figure, pct, timings
 from bench.games import LOG_GAME, stalling_log
 from domain.errors import Json
-from domain.playthrough import replay
 from domain.record import move_hash
 from domain.registry import get_ruleset
+from domain.replay import replay
 from domain.replay_cache import ReplayCache
 from domain.service import GameService
 from domain.store import MoveEvent

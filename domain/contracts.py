@@ -171,7 +171,7 @@ def view_schema(
     - `outcome`: null while playing, then the game's `Outcome` (in `defs`).
 
     A solitaire's view may also list `undo` and hold `undos`: `Playthrough` adds both to the
-    view of a game played with the `undo` option (`domain/playthrough.py`).
+    view of a game played with the `undo` option (`domain/replay.py`).
     """
     offered = (*moves, UNDO_SHAPE) if solitaire else tuple(moves)
     envelope: Json = {
@@ -243,7 +243,7 @@ def forced_effect() -> Json:
 
 def undo_effect() -> Json:
     """What `Playthrough` answers an `undo` with, in a solitaire played with the `undo`
-    option (`domain/playthrough.py`): the move of `seat` it took back."""
+    option (`domain/replay.py`): the move of `seat` it took back."""
     return effect("undo", "Undo", {"seat": SEAT, "move": ref("Move")})
 
 

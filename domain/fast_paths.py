@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any, Generic
+from typing import Any, Generic, Self
 
 from domain.errors import GameOver
 from domain.moves import decode_move
@@ -110,6 +110,43 @@ class InPlace(PublicPath[S, M]):
             ruleset._play(state, seat, move, UNHEARD)
             ruleset._play_forced(state, UNHEARD)
         return state, log
+
+
+class Position(Generic[S]):
+    """A state the fast paths may play in place, shared between branches copy on write.
+
+    A replayed game is copied often and advanced rarely after (the replay cache keeps one
+    copy and hands out another; a use case may branch one to look back). Copying its state
+    each time would cost more than the moves, so `branch` shares it, marking both sides, and
+    whichever side advances first in place copies it then. The public path never mutates a
+    state, so for a game that does not opt in nothing is ever copied here.
+    """
+
+    __slots__ = ("paths", "shared", "state")
+
+    def __init__(self, paths: PublicPath[S, Any], state: S, shared: bool = False) -> None:
+        self.paths, self.state, self.shared = paths, state, shared
+
+    def branch(self) -> Self:
+        """Another position on the same state: both copy it before they next play in place."""
+        self.shared = True
+        return type(self)(self.paths, self.state, shared=True)
+
+    def advance(self, seat: int, move: object, text: bool = False) -> None:
+        """Play `move` (the JSON text a store keeps it as, if `text`) with the effects unheard."""
+        paths, state = self.paths, self.state
+        if self.shared and paths.in_place:
+            state = state.copy()
+        if text:
+            assert type(move) is str
+            self.state = paths.advance_text(state, seat, move)
+        else:
+            self.state = paths.advance(state, seat, move)
+        self.shared = False
+
+    def replace(self, state: S) -> None:
+        """Go on from `state`, a fresh one no one else holds (a new state from `apply`)."""
+        self.state, self.shared = state, False
 
 
 @cache

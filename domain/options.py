@@ -108,7 +108,7 @@ UNDO_OPTION = OptionSpec(
     "Casual play: lets you take back your last move (an undo move; the game's log keeps "
     "it). Never in daily challenges.",
 )
-"""Offered by every solitaire; played by domain/playthrough.py, not by the rules."""
+"""Offered by every solitaire; played by domain/replay.py, not by the rules."""
 
 
 def seats_option(minimum: int, maximum: int) -> OptionSpec:

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from domain.playthrough import Playthrough
+from domain.replay import Playthrough
 
 
 @dataclass(frozen=True, slots=True)

@@ -24,9 +24,9 @@ from typing import Any
 
 from domain.deal import SEED_PATTERN, seed_commitment
 from domain.errors import IllegalMove, InvalidOptions, Json, UnknownRuleset
-from domain.playthrough import Playthrough
 from domain.record import RECORD_FORMAT, RECORD_FORMAT_V1, RECORD_FORMATS, move_hash
 from domain.registry import get_ruleset
+from domain.replay import Playthrough
 from domain.usecases.court import GAME_ID
 from domain.usecases.playing import MAX_EVENTS
 

@@ -25,8 +25,8 @@ from domain.errors import (
     UnknownRuleset,
 )
 from domain.options import parse_option_text
-from domain.playthrough import Playthrough, replay
 from domain.registry import GAMES, get_game, get_ruleset
+from domain.replay import Playthrough, replay
 from domain.simulate import simulate, wilson_interval
 from domain.verify import verify
 from handlers.record_io import Unreadable, fetch, parse, read_record

@@ -20,10 +20,10 @@ from domain.capabilities import GameEntry
 from domain.contracts import RESULT
 from domain.deal import seed_commitment
 from domain.moves import MoveShape
-from domain.playthrough import Playthrough
 from domain.presentation import WORDS_COMPONENTS
 from domain.record import RECORD_FORMAT, move_hash
 from domain.registry import GAMES
+from domain.replay import Playthrough
 from domain.service import GAME_ID as GAME_ID_PATTERN
 from domain.verify import verify
 from handlers import schemas

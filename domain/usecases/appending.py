@@ -8,8 +8,8 @@ from dataclasses import replace
 
 from domain.daily import leaderboard_key
 from domain.errors import Json
-from domain.playthrough import Playthrough
 from domain.record import move_hash, move_salt
+from domain.replay import Playthrough
 from domain.store import Finish, GameRecord, LeaderboardEntry, MoveEvent, StoredGame
 from domain.usecases.court import Court, epoch
 
@@ -23,10 +23,13 @@ def append(
     idempotency_key: str | None = None,
 ) -> tuple[StoredGame, list[Json]]:
     """Play `move` on `game` (in place) and append it as the log's next event: one
-    conditional write (VersionConflict if another came first; `game` is then stale)."""
+    conditional write (VersionConflict if another came first; `game` is then stale, and
+    every caller loads the game again).
+
+    The move is played heard (`Playthrough.play`: `Ruleset.apply`, which replaces the state
+    rather than mutating it, so a replay cache's copy of the position stays as it was)."""
     version = stored.version
-    playing = game.copy()
-    effects = playing.play(seat, move)  # IllegalMove: nothing is appended
+    effects = game.play(seat, move)  # IllegalMove: `game` as it was, nothing is appended
     assert isinstance(move, dict)
     seq = version + 1
     previous = stored.hash_at(version)
@@ -39,8 +42,8 @@ def append(
     finish = None
     ruleset = game.ruleset
     record = stored.record
-    if ruleset.is_over(playing.state):
-        outcome = ruleset.outcome(playing.state)
+    if ruleset.is_over(game.state):
+        outcome = ruleset.outcome(game.state)
         assert outcome is not None
         entry = None
         if record.daily is not None:
@@ -49,13 +52,12 @@ def append(
             entry = LeaderboardEntry(daily.date, ruleset.id, key, record.id, daily.player_id,
                                      daily.name, outcome["result"], outcome["score"], seq,
                                      at)  # fmt: skip
-        finish = Finish(ruleset.status(playing.state), outcome, at, ruleset.id, entry)
+        finish = Finish(ruleset.status(game.state), outcome, at, ruleset.id, entry)
     elif (renewed := renewed_expiry(court, record, at)) is not None:
         # Before the move, so that a game cannot expire under an accepted one.
         court.games.touch(record.id, renewed)
         record = replace(record, expires_at=renewed)
     court.games.append(record.id, version, event, finish)
-    game.take(playing)
     if finish is not None:
         record = replace(
             record,

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from domain.deal import DealRandom
 from domain.errors import Json, VersionConflict
-from domain.playthrough import Playthrough
 from domain.registry import get_game
+from domain.replay import Playthrough
 from domain.store import GameRecord, StoredGame
 from domain.usecases.appending import append
 from domain.usecases.court import Court

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from domain.daily import FIRST_DAY
-from domain.errors import Forbidden, GameNotFound, GameOver, IllegalMove, Json, ReplayError
-from domain.playthrough import Playthrough
+from domain.errors import Forbidden, GameNotFound, Json
 from domain.registry import get_ruleset
+from domain.replay import Playthrough
 from domain.replay_cache import ReplayCache
 from domain.store import (
     DailyPort,
@@ -156,7 +156,8 @@ class Court:
 
     def replay(self, stored: StoredGame, upto: int) -> Playthrough:
         """The game after `upto` events of its log, from the cache's longest matching prefix
-        (or from the deal, without a cache or an entry that matches)."""
+        (or from the deal, without a cache or an entry that matches), the rest played by the
+        one replay path (`Playthrough.replay`, domain/replay.py) by their stored text."""
         r = stored.record
         cache = self.cache
         found = None if cache is None else cache.get(r.id, stored.hash_at, upto)
@@ -164,13 +165,7 @@ class Court:
             start, game = 0, Playthrough(get_ruleset(r.ruleset), r.seed, r.options)
         else:
             start, game = found
-        moves = stored.moves
-        for index in range(start, upto):
-            event = moves[index]
-            try:
-                game.advance_event(event.seat, event.payload)
-            except (IllegalMove, GameOver) as e:
-                raise ReplayError(index, event.move, str(e), []) from None
+        game.replay([(e.seat, e.payload) for e in stored.moves[start:upto]], start, texts=True)
         if cache is not None:
             cache.put(r.id, upto, stored.hash_at(upto), game)
         return game

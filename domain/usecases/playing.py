@@ -15,7 +15,7 @@ from domain.errors import (
     Unauthenticated,
     VersionConflict,
 )
-from domain.playthrough import Playthrough
+from domain.replay import Playthrough
 from domain.store import StoredGame
 from domain.usecases.appending import append
 from domain.usecases.bots import bot_due, play_bots

@@ -23,12 +23,12 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from domain.contracts import ENVELOPE, SEATED
-from domain.playthrough import Playthrough
+from domain.replay import Playthrough
 from tests.conformance.test_games import GAME_IDS, MAX_STEPS, draw_deal, seats_of
 from tests.games import EVERY_GAME
 
 DOMAIN = Path(__file__).resolve().parents[2] / "domain"
-ENGINE_SOURCES = (DOMAIN / "ruleset.py", DOMAIN / "playthrough.py")
+ENGINE_SOURCES = (DOMAIN / "ruleset.py", DOMAIN / "replay.py")
 """Where the engine's own effects (`forced`, `undo`) are appended, for every game."""
 
 DYNAMIC_TYPES: dict[tuple[str, str], frozenset[str]] = {

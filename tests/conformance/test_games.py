@@ -20,7 +20,7 @@ from domain.deal import SEED_PATTERN, DealRandom
 from domain.errors import IllegalMove
 from domain.fast_paths import PublicPath, fast_paths
 from domain.moves import UNDO_MOVE
-from domain.playthrough import Playthrough, replay
+from domain.replay import Playthrough, replay
 from tests.games import EVERY_GAME
 from tests.helpers import strings_in
 
@@ -186,10 +186,11 @@ def views_of(game):
 @settings(max_examples=25)
 @given(data=st.data())
 def test_replaying_in_place_matches_playing_move_by_move(game_id, data):
-    """`Playthrough.advance` (the game's fast path: one state mutated in place if it opts in,
-    effects unheard: how logs are replayed) and `advance_event` on the JSON text a store
-    keeps (the typed move found by its text) against `play` (copy-on-apply, effects kept)
-    after every move; a copy taken midway stays where it was while the original advances."""
+    """`Playthrough.play` unheard (the game's fast path: one state mutated in place if it opts
+    in, effects unheard), and `Playthrough.replay` of the JSON text a store keeps (how logs
+    are replayed: the typed move found by its text), against `play` heard (copy-on-apply,
+    effects kept) after every move; a copy taken midway stays where it was while the original
+    advances."""
     ruleset, seed, options, picks = draw_deal(data, game_id)
     _, log = random_game(ruleset, seed, options, picks)
     fast, slow = Playthrough(ruleset, seed, options), Playthrough(ruleset, seed, options)
@@ -199,9 +200,9 @@ def test_replaying_in_place_matches_playing_move_by_move(game_id, data):
     for k, (seat, move) in enumerate(log):
         if k == branch_at:
             branch, branch_views = fast.copy(), views_of(fast)
-        fast.advance(seat, move)
+        fast.play(seat, move, heard=False)
         slow.play(seat, move)
-        stored.advance_event(seat, json.dumps(move))
+        stored.replay([(seat, json.dumps(move))], k, texts=True)
         assert views_of(fast) == views_of(slow) == views_of(stored)
         assert ruleset.inventory(fast.state) == ruleset.inventory(slow.state)
     if branch is not None:

@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from domain.playthrough import replay
 from domain.registry import GAMES
+from domain.replay import replay
 from handlers.streams import encode_event, last_event_id, news
 from tests.api_helpers import make_app
 from tests.helpers import strings_in

@@ -10,7 +10,7 @@ import pytest
 from domain.deal import DealRandom
 from domain.games.risus_royale import RISUS_ROYALE as RR
 from domain.games.risus_royale.bots import best_choice, random_choice
-from domain.playthrough import replay
+from domain.replay import replay
 from tests.api_helpers import make_app
 from tests.helpers import RISUS_VECTORS, strings_in
 

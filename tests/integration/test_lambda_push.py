@@ -33,8 +33,8 @@ import boto3
 import pytest
 import yaml
 
-from domain.playthrough import replay
 from domain.registry import GAMES
+from domain.replay import replay
 from infra.dynamo_store import DynamoStore
 from infra.push_connections import PushConnections
 from tests.helpers import strings_in

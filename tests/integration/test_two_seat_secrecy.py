@@ -18,8 +18,8 @@ import re
 
 import pytest
 
-from domain.playthrough import replay
 from domain.registry import GAMES
+from domain.replay import replay
 from domain.replay_cache import ReplayCache
 from domain.service import GameService
 from handlers.app import create_app

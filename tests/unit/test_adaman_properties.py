@@ -12,7 +12,7 @@ from domain.deal import SEED_PATTERN, DealRandom
 from domain.games.adaman.decktet import BY_CODE, CARDS, EXCUSE
 from domain.games.adaman.rules import Adaman, Options
 from domain.games.adaman.solver import Solver, solve_deal
-from domain.playthrough import replay
+from domain.replay import replay
 from tests.helpers import apply_alone
 
 AD = Adaman()

@@ -22,7 +22,7 @@ from domain.games.risus_royale.tables import (
     RELEVANT,
     TREASURE,
 )
-from domain.playthrough import replay
+from domain.replay import replay
 from tests.helpers import RISUS_VECTORS, strings_in
 
 VECTOR_FILE = RISUS_VECTORS

@@ -7,7 +7,7 @@ from domain.errors import IllegalMove, InvalidOptions
 from domain.games.royal_ace_assin import GAME
 from domain.games.royal_ace_assin import ROYAL_ACE_ASSIN as RAA
 from domain.games.royal_ace_assin.bots import plan
-from domain.playthrough import replay
+from domain.replay import replay
 from tests.helpers import strings_in
 
 

@@ -4,14 +4,16 @@ the position is exactly the one a fresh replay of the moves still in force reach
 
 from __future__ import annotations
 
+import json
 import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.moves import UNDO_MOVE
-from domain.playthrough import CHECKPOINT_EVERY, Playthrough
 from domain.registry import GAMES
+from domain.replay import Playthrough
+from domain.undo import CHECKPOINT_EVERY
 
 SOLITAIRES = sorted(g for g, e in GAMES.items() if e.ruleset.max_seats == 1)
 
@@ -33,9 +35,9 @@ def fresh(ruleset, seed, in_force):
     st.sampled_from(SOLITAIRES),
     st.integers(0, 10**6),
     st.floats(0.05, 0.6),
-    st.booleans(),
+    st.sampled_from(["heard", "unheard", "stored text"]),
 )
-def test_undo_from_a_checkpoint_is_replay_from_the_seed(game_id, n, undo_share, advance):
+def test_undo_from_a_checkpoint_is_replay_from_the_seed(game_id, n, undo_share, way):
     ruleset = GAMES[game_id].ruleset
     seed, rng = f"undo-{n}", random.Random(n)
     game = Playthrough(ruleset, seed, {"undo": True})
@@ -46,9 +48,12 @@ def test_undo_from_a_checkpoint_is_replay_from_the_seed(game_id, n, undo_share, 
         legal = [m for m in game.legal_moves(0) if m["type"] != "resign"]
         undo = game.can_undo(0) and rng.random() < undo_share
         move = dict(UNDO_MOVE) if undo else rng.choice([m for m in legal if m != UNDO_MOVE])
-        (game.advance if advance else game.play)(0, move)
-        deepest = max(deepest, len(game.in_force))
-        expected = fresh(ruleset, seed, game.in_force)
+        if way == "stored text":  # as a store's log is replayed (Court.replay)
+            game.replay([(0, json.dumps(move))], texts=True)
+        else:
+            game.play(0, move, heard=way == "heard")
+        deepest = max(deepest, len(game.undo.in_force))
+        expected = fresh(ruleset, seed, game.undo.in_force)
         assert position(game) == position(expected)
         assert ruleset.view(game.state, None) == ruleset.view(expected.state, None)
 
@@ -66,7 +71,7 @@ def test_a_long_undo_chain_crosses_checkpoints():
             game = before
             continue
         played.append(position(game))
-    assert len(game.in_force) > 2 * CHECKPOINT_EVERY
+    assert len(game.undo.in_force) > 2 * CHECKPOINT_EVERY
     branch = game.copy()
     for view in reversed(played[:-1]):
         game.play(0, dict(UNDO_MOVE))

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.deal import seed_commitment
-from domain.playthrough import replay
 from domain.record import move_hash
 from domain.registry import GAMES
+from domain.replay import replay
 from domain.service import GameService
 from domain.verify import verify
 from tests.api_helpers import counting_secrets, fixed_clock
