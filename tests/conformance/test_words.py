@@ -19,17 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.contracts import moves_schema
-from domain.presentation import (
-    Choice,
-    Panel,
-    Template,
-    Words,
-    case_key,
-    placeholders,
-    template_problems,
-    words_problems,
-)
+from domain.presentation import Choice, Panel, Template, Words, case_key
 from domain.registry import GAMES
+from domain.word_checks import words_problems
+from domain.word_templates import placeholders, template_problems
 from tests.conformance.test_games import draw_deal, seats_of
 
 GAME_IDS = sorted(GAMES)
