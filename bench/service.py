@@ -18,7 +18,7 @@ from domain.registry import get_ruleset
 from domain.replay import replay
 from domain.replay_cache import ReplayCache
 from domain.service import GameService
-from domain.store import MoveEvent
+from domain.stored import MoveEvent
 from handlers.app import create_app
 from handlers.config import new_secret, utc_now
 from infra.sqlite_store import SqliteStore

@@ -27,7 +27,7 @@ from domain.capabilities import GameEntry
 from domain.deal import DealRandom, seed_commitment
 from domain.errors import DailyNotFound, InvalidRequest, Json
 from domain.fast_paths import fast_paths
-from domain.store import DailyDeal
+from domain.stored import DailyDeal
 
 DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")  # ASCII digits only: not \d
 FIRST_DAY = "2026-11-01"

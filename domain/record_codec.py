@@ -28,7 +28,7 @@ from dataclasses import asdict, replace
 from typing import Any, cast
 
 from domain.errors import Json
-from domain.store import (
+from domain.stored import (
     DailyAttempt,
     DailyDeal,
     Finish,

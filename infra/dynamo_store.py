@@ -37,7 +37,8 @@ from domain.record_codec import (
     game_record,
     token_hashes_text,
 )
-from domain.store import (
+from domain.store import check_join, check_rematch, decode_cursor, encode_cursor
+from domain.stored import (
     DailyDeal,
     Finish,
     GameRecord,
@@ -46,10 +47,6 @@ from domain.store import (
     Page,
     PlayerRecord,
     StoredGame,
-    check_join,
-    check_rematch,
-    decode_cursor,
-    encode_cursor,
 )
 
 RECORD_SK = "GAME"

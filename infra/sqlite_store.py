@@ -36,7 +36,8 @@ from domain.record_codec import (
     game_record,
     token_hashes_text,
 )
-from domain.store import (
+from domain.store import check_join, check_rematch, decode_cursor, encode_cursor
+from domain.stored import (
     DailyDeal,
     Finish,
     GameRecord,
@@ -45,10 +46,6 @@ from domain.store import (
     Page,
     PlayerRecord,
     StoredGame,
-    check_join,
-    check_rematch,
-    decode_cursor,
-    encode_cursor,
 )
 
 SCHEMA = """

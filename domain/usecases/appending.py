@@ -10,7 +10,7 @@ from domain.daily import leaderboard_key
 from domain.errors import Json
 from domain.record import move_hash, move_salt
 from domain.replay import Playthrough
-from domain.store import Finish, GameRecord, LeaderboardEntry, MoveEvent, StoredGame
+from domain.stored import Finish, GameRecord, LeaderboardEntry, MoveEvent, StoredGame
 from domain.usecases.court import Court, epoch
 
 

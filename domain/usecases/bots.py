@@ -7,7 +7,7 @@ from domain.deal import DealRandom
 from domain.errors import Json, VersionConflict
 from domain.registry import get_game
 from domain.replay import Playthrough
-from domain.store import GameRecord, StoredGame
+from domain.stored import GameRecord, StoredGame
 from domain.usecases.appending import append
 from domain.usecases.court import Court
 

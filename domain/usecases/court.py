@@ -23,15 +23,8 @@ from domain.errors import Forbidden, GameNotFound, Json
 from domain.registry import get_ruleset
 from domain.replay import Playthrough
 from domain.replay_cache import ReplayCache
-from domain.store import (
-    DailyPort,
-    GamePort,
-    GameRecord,
-    GameStore,
-    LeaderboardPort,
-    PlayerPort,
-    StoredGame,
-)
+from domain.store import DailyPort, GamePort, GameStore, LeaderboardPort, PlayerPort
+from domain.stored import GameRecord, StoredGame
 from domain.usecases.shown import logged, masked
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")

@@ -17,14 +17,8 @@ from domain.errors import (
     Unauthenticated,
 )
 from domain.registry import GAMES, get_game
-from domain.store import (
-    DailyAttempt,
-    DailyDeal,
-    LeaderboardEntry,
-    PlayerRecord,
-    decode_cursor,
-    encode_cursor,
-)
+from domain.store import decode_cursor, encode_cursor
+from domain.stored import DailyAttempt, DailyDeal, LeaderboardEntry, PlayerRecord
 from domain.usecases.court import GAME_ID, MAX_PAGE, Court, Snapshot, token_digest
 from domain.usecases.games import create_game, deal
 

@@ -11,7 +11,7 @@ from domain.deal import check_seed, seed_commitment
 from domain.errors import Forbidden, GameNotFound, GameOver, InvalidRequest, Json
 from domain.registry import GAMES, RULESETS, get_game
 from domain.replay import Playthrough
-from domain.store import ONE_HUMAN_SEAT, DailyAttempt, GameRecord, Seat, StoredGame
+from domain.stored import ONE_HUMAN_SEAT, DailyAttempt, GameRecord, Seat, StoredGame
 from domain.usecases.bots import bot_due, play_bots
 from domain.usecases.court import GAME_ID, Court, Snapshot, epoch, token_digest
 from domain.usecases.seats import creator_seat, seats_asked, with_seat_count

@@ -16,7 +16,7 @@ from domain.errors import (
     VersionConflict,
 )
 from domain.replay import Playthrough
-from domain.store import StoredGame
+from domain.stored import StoredGame
 from domain.usecases.appending import append
 from domain.usecases.bots import bot_due, play_bots
 from domain.usecases.court import Court, Snapshot

@@ -5,7 +5,7 @@ from __future__ import annotations
 from domain.errors import InvalidRequest, Json, Unauthenticated
 from domain.record import RECORD_FORMAT, RECORD_FORMAT_V1
 from domain.registry import get_ruleset
-from domain.store import GameRecord
+from domain.stored import GameRecord
 from domain.usecases.court import MAX_PAGE, Court
 from domain.usecases.shown import masked
 

@@ -25,7 +25,7 @@ from domain.errors import (
     Unauthenticated,
 )
 from domain.registry import get_ruleset
-from domain.store import GameRecord, Seat, StoredGame
+from domain.stored import GameRecord, Seat, StoredGame
 from domain.usecases.bots import play_bots
 from domain.usecases.court import Court, Snapshot
 from domain.usecases.games import deal, expiring, join

@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.capabilities import AnyRuleset, GameEntry
 from domain.errors import InvalidRequest
-from domain.store import GameRecord, Seat
+from domain.stored import GameRecord, Seat
 
 
 def with_seat_count(

@@ -8,7 +8,7 @@ from typing import Any
 
 from domain.errors import Json
 from domain.record import move_salt
-from domain.store import MoveEvent
+from domain.stored import MoveEvent
 
 
 def logged(event: MoveEvent, shown: Json, chain_key: str | None) -> Json:

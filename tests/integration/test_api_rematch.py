@@ -9,7 +9,7 @@ import time
 import pytest
 
 from domain.deal import seed_commitment
-from domain.store import DailyDeal
+from domain.stored import DailyDeal
 from domain.usecases.court import token_digest
 from handlers.app import create_app
 from tests.api_helpers import make_app, make_service

@@ -8,7 +8,7 @@ import pytest
 from botocore.stub import Stubber
 
 from domain.errors import StoreUnavailable, VersionConflict
-from domain.store import Finish, MoveEvent
+from domain.stored import Finish, MoveEvent
 from infra.dynamo_store import DynamoStore, make_client
 from tests.api_helpers import make_app
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from moto import mock_aws
 
-from domain.store import GameRecord, MoveEvent
+from domain.stored import GameRecord, MoveEvent
 from infra.dynamo_store import DynamoStore, make_client
 
 REMOVED = json.loads((Path(__file__).parent / "events" / "dynamodb_ttl_remove.json").read_text())

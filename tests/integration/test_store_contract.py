@@ -6,7 +6,7 @@ from dataclasses import replace
 import pytest
 
 from domain.errors import VersionConflict
-from domain.store import DailyAttempt, Finish, GameRecord, MoveEvent, Seat
+from domain.stored import DailyAttempt, Finish, GameRecord, MoveEvent, Seat
 
 FINISHED_AT = "2026-11-22T00:00:02.000Z"
 
@@ -232,13 +232,13 @@ def test_a_forged_cursor_is_refused(store, cursor):
 
 
 def deal(date="2026-11-22", ruleset="royal-assassin", seed="s1"):
-    from domain.store import DailyDeal
+    from domain.stored import DailyDeal
 
     return DailyDeal(date, ruleset, seed, "c" * 64, 0, 3, 40, 200, {"winnable": True})
 
 
 def test_players_round_trip(store):
-    from domain.store import PlayerRecord
+    from domain.stored import PlayerRecord
 
     anne = PlayerRecord("p1", "Anne#1a2b", "ab" * 32, "2026-11-22T00:00:00.000Z")
     store.create_player(anne)
@@ -271,7 +271,7 @@ def test_one_attempt_per_player_creates_its_game_and_counts_the_player(store):
 
 
 def board_entry(game_id, key, date="2026-11-22"):
-    from domain.store import LeaderboardEntry
+    from domain.stored import LeaderboardEntry
 
     return LeaderboardEntry(date, "royal-assassin", key, game_id, "p", "P#0000", "lost", 1, 3,
                             "2026-11-22T00:00:00.000Z")  # fmt: skip

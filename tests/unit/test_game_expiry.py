@@ -9,7 +9,7 @@ from domain.daily import candidate_seed
 from domain.deal import seed_commitment
 from domain.errors import GameNotFound
 from domain.service import GameService, epoch
-from domain.store import DailyDeal
+from domain.stored import DailyDeal
 from tests.api_helpers import counting_secrets
 from tests.fakes import InMemoryStore
 

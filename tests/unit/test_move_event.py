@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from domain.store import MoveEvent
+from domain.stored import MoveEvent
 
 AT, HASH = "2026-11-22T00:00:00.000Z", "ab" * 32
 

@@ -12,7 +12,7 @@ from domain.daily import NAME_LENGTH, display_name
 from domain.deal import seed_commitment
 from domain.errors import InvalidRequest
 from domain.service import GameService, token_digest
-from domain.store import DailyDeal, PlayerRecord
+from domain.stored import DailyDeal, PlayerRecord
 from tests.api_helpers import counting_secrets, fixed_clock
 from tests.fakes import InMemoryStore
 

@@ -11,7 +11,7 @@ from domain.deal import seed_commitment
 from domain.errors import DailyNotFound, StoreUnavailable
 from domain.registry import GAMES
 from domain.service import GameService
-from domain.store import DailyDeal
+from domain.stored import DailyDeal
 from tests.api_helpers import counting_secrets
 from tests.fakes import InMemoryStore
 

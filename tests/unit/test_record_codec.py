@@ -22,7 +22,7 @@ from domain.record_codec import (
     token_hashes_from_text,
     token_hashes_text,
 )
-from domain.store import DailyAttempt, Finish, GameRecord, MoveEvent, Seat
+from domain.stored import DailyAttempt, Finish, GameRecord, MoveEvent, Seat
 
 text = st.text(max_size=12)
 json_values = st.recursive(

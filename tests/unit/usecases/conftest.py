@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from domain.deal import seed_commitment
-from domain.store import DailyDeal
+from domain.stored import DailyDeal
 from domain.usecases.court import Court
 from tests.api_helpers import counting_secrets
 from tests.fakes import InMemoryStore

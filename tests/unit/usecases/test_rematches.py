@@ -4,7 +4,7 @@ import pytest
 
 from domain.deal import seed_commitment
 from domain.errors import Forbidden, GameNotFound, NoRematch, SeatTaken, Unauthenticated
-from domain.store import Seat
+from domain.stored import Seat
 from domain.usecases import daily, games, playing, rematches
 from domain.usecases.court import Court, token_digest
 from tests.api_helpers import counting_secrets

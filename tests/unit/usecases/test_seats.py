@@ -5,7 +5,7 @@ import pytest
 
 from domain.errors import InvalidRequest
 from domain.registry import get_game
-from domain.store import Seat
+from domain.stored import Seat
 from domain.usecases.seats import seats_asked, with_seat_count
 from tests.games import offered
 
