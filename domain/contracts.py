@@ -228,6 +228,25 @@ RESULT: Json = {
 """`Ruleset.result`, declared: the same object for every game, beside the game's `outcome`."""
 
 
+def common_result(
+    outcome: Json, seats: int, solitaire: bool
+) -> tuple[Sequence[str], str | None, Sequence[int] | None]:
+    """`RESULT`'s (by_seat, reason, scores), read from an outcome that says them the common way:
+    a solitaire won when its `result` is `won`; several seats by their `winner` (None: a draw);
+    the `reason` as it is; an integer `score`, or one per seat (`Ruleset._result`'s default)."""
+    score = outcome.get("score")
+    scores = [score] if type(score) is int else None
+    if isinstance(score, list) and all(type(x) is int for x in score):
+        scores = score
+    reason = outcome.get("reason")
+    if solitaire:
+        return ["won" if outcome.get("result") == "won" else "lost"], reason, scores
+    winner = outcome.get("winner")
+    if winner is None:
+        return ["drew"] * seats, reason, scores
+    return ["won" if s == winner else "lost" for s in range(seats)], reason, scores
+
+
 def effect(
     kind: str, title: str, properties: Mapping[str, Json], *, optional: Sequence[str] = ()
 ) -> Json:

@@ -11,9 +11,9 @@ import hashlib
 import re
 import struct
 from collections.abc import Iterator, Sequence
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
-from domain.errors import InvalidSeed
+from domain.errors import InvalidSeed, Json
 
 T = TypeVar("T")
 
@@ -166,3 +166,15 @@ def seed_commitment(seed: str) -> str:
     'aa43038afb6314a3b24c02613eb13eb4821b24187af19c86431563f46f11ce6f'
     """
     return hashlib.sha256(seed.encode("utf-8")).hexdigest()
+
+
+class DealStep(NamedTuple):
+    """One shuffle of a deal (docs/deal-algorithm.md): the stream `label` shuffles `cards`,
+    given in their canonical order. A game's deal is its steps' shuffles, one after another;
+    published as data so that any client can re-derive a finished game's deck from its seed."""
+
+    label: str
+    cards: tuple[str, ...]
+
+    def to_json(self) -> Json:
+        return {"label": self.label, "cards": list(self.cards)}

@@ -22,8 +22,9 @@ from functools import cache
 from typing import Any, Generic, Self
 
 from domain.errors import GameOver
-from domain.moves import decode_move
-from domain.ruleset import _PARSED_LIMIT, UNHEARD, M, Ruleset, S
+from domain.moves import PARSED_LIMIT, decode_move
+from domain.ruleset import Ruleset
+from domain.transition import UNHEARD, M, S
 
 Chooser = Callable[[tuple[M, ...]], M]
 """Picks a seat's move from its typed legal moves (the order `legal_moves` lists them in)."""
@@ -91,7 +92,7 @@ class InPlace(PublicPath[S, M]):
         typed = self._parsed_texts.get(text)
         if typed is None:
             typed = ruleset.parse_move(state, seat, decode_move(text))
-            if len(self._parsed_texts) < _PARSED_LIMIT:
+            if len(self._parsed_texts) < PARSED_LIMIT:
                 self._parsed_texts[text] = typed  # moves are immutable values: safe to share
         ruleset._play(state, seat, ruleset._legal_or_raise(state, seat, typed), UNHEARD)
         ruleset._play_forced(state, UNHEARD)

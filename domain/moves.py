@@ -232,3 +232,29 @@ def decode_move(text: str) -> dict[str, Any]:
     if end != len(text) or type(value) is not dict:
         return json.loads(text)  # type: ignore[no-any-return]
     return value
+
+
+PARSED_LIMIT = 4096
+"""How many distinct move objects a ruleset remembers having parsed (it stops adding there)."""
+
+
+def move_key(move: dict[str, Any]) -> tuple[object, ...] | None:
+    """A hashable key that only the same JSON move has, or None for a move too nested to key.
+
+    Types are part of the key, since JSON's `true` and `1` are equal (and hash alike) in
+    Python; a list becomes a tuple of its items, which must then all be strings.
+    """
+    key: list[object] = []
+    for name, value in move.items():
+        kind = type(value)
+        if kind is list:
+            if not all(type(item) is str for item in value):
+                return None
+            value = tuple(value)
+        elif kind not in _SCALARS:
+            return None
+        key += (name, kind, value)
+    return tuple(key)
+
+
+_SCALARS = frozenset({str, int, bool, type(None)})

@@ -29,7 +29,8 @@ from typing import Any
 from domain.errors import GameOver, IllegalMove, Json, ReplayError
 from domain.fast_paths import Position, PublicPath, fast_paths
 from domain.moves import UNDO_MOVE, decode_move
-from domain.ruleset import Effect, Ruleset
+from domain.ruleset import Ruleset
+from domain.transition import Effect
 from domain.undo import Undo
 
 AnyRuleset = Ruleset[Any, Any]

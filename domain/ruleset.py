@@ -7,19 +7,23 @@ values are stored in logs, sent over HTTP and typed at the CLI.
 
 Forced moves live here, once for all games: whenever a seat's only legal move besides `resign`
 is a single move, the engine plays it, so move logs hold nothing but real choices.
+
+The values a move's play is made of (states, typed moves, effects, `Transition`) are
+domain/transition.py's; a deal's published steps (`DealStep`) are domain/deal.py's.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from functools import cached_property
-from typing import Any, ClassVar, Generic, NamedTuple, Protocol, Self, TypeVar
+from typing import ClassVar, Generic
 
-from domain.deal import check_seed, shuffled
+from domain.contracts import common_result
+from domain.deal import DealStep, check_seed, shuffled
 from domain.errors import GameOver, IllegalMove, Json
 from domain.gestures import Gestures, gestures_json
-from domain.moves import UNDO_SHAPE, MoveShape, check_move
+from domain.moves import PARSED_LIMIT, UNDO_SHAPE, MoveShape, check_move, move_key
 from domain.options import (
     UNDO_OPTION,
     OptionSpec,
@@ -28,94 +32,7 @@ from domain.options import (
     validate_options,
 )
 from domain.presentation import Words
-
-Effect = dict[str, Any]
-
-
-class _Unheard(list[Effect]):
-    """The effects list of the fast paths (replaying a log, playouts): nothing is kept.
-
-    Rules append effects as they go; given this list, the appends cost nothing more than a
-    call, and a game may skip building an effect that takes work with
-    `if effects is not UNHEARD`.
-    """
-
-    __slots__ = ()
-
-    def append(self, effect: Effect) -> None:
-        pass
-
-    def extend(self, effects: Iterable[Effect]) -> None:
-        pass
-
-    def __iadd__(self, effects: Iterable[Effect]) -> Self:  # type: ignore[override,misc]
-        return self
-
-
-UNHEARD: list[Effect] = _Unheard()
-
-_PARSED_LIMIT = 4096
-"""How many distinct move objects a ruleset remembers having parsed (it stops adding there)."""
-
-
-def _move_key(move: dict[str, Any]) -> tuple[object, ...] | None:
-    """A hashable key that only the same JSON move has, or None for a move too nested to key.
-
-    Types are part of the key, since JSON's `true` and `1` are equal (and hash alike) in
-    Python; a list becomes a tuple of its items, which must then all be strings.
-    """
-    key: list[object] = []
-    for name, value in move.items():
-        kind = type(value)
-        if kind is list:
-            if not all(type(item) is str for item in value):
-                return None
-            value = tuple(value)
-        elif kind not in _SCALARS:
-            return None
-        key += (name, kind, value)
-    return tuple(key)
-
-
-_SCALARS = frozenset({str, int, bool, type(None)})
-
-
-class MoveValue(Protocol):
-    """What a game's typed move offers the engine."""
-
-    @property
-    def is_resign(self) -> bool: ...
-
-    def to_json(self) -> Json: ...
-
-
-class StateValue(Protocol):
-    """Game states are mutated only inside `apply`, on a fresh copy; callers never see that."""
-
-    def copy(self) -> Self: ...
-
-
-S = TypeVar("S", bound=StateValue)
-M = TypeVar("M", bound=MoveValue)
-
-
-class Transition(NamedTuple, Generic[S]):
-    """The state after a move and what the move set off, in order, for clients to animate."""
-
-    state: S
-    effects: list[Effect]
-
-
-class DealStep(NamedTuple):
-    """One shuffle of a deal (docs/deal-algorithm.md): the stream `label` shuffles `cards`,
-    given in their canonical order. A game's deal is its steps' shuffles, one after another;
-    published as data so that any client can re-derive a finished game's deck from its seed."""
-
-    label: str
-    cards: tuple[str, ...]
-
-    def to_json(self) -> Json:
-        return {"label": self.label, "cards": list(self.cards)}
+from domain.transition import UNHEARD, Effect, M, S, Transition
 
 
 class Ruleset(ABC, Generic[S, M]):
@@ -283,7 +200,7 @@ class Ruleset(ABC, Generic[S, M]):
         Any JSON value at all may arrive here (from HTTP, a log file, a terminal): one that is
         not a move of this game is an IllegalMove listing what `seat` may do instead.
         """
-        key = _move_key(move) if type(move) is dict else None
+        key = move_key(move) if type(move) is dict else None
         if key is not None:
             typed = self._parsed.get(key)
             if typed is not None:
@@ -292,7 +209,7 @@ class Ruleset(ABC, Generic[S, M]):
         if problem is not None or not isinstance(move, dict):
             raise IllegalMove(problem or "not a move", self.legal_moves(state, seat))
         typed = self._parse_move(move)
-        if key is not None and len(self._parsed) < _PARSED_LIMIT:
+        if key is not None and len(self._parsed) < PARSED_LIMIT:
             self._parsed[key] = typed  # moves are immutable values: safe to share
         return typed
 
@@ -332,21 +249,10 @@ class Ruleset(ABC, Generic[S, M]):
     def _result(
         self, state: S, outcome: Json, seats: int
     ) -> tuple[Sequence[str], str | None, Sequence[int] | None]:
-        """`result` read from the outcome, for a game whose outcome says it the common way: a
-        solitaire won when its `result` is `won`; several seats by their `winner` (None: a
-        draw); the `reason` as it is; an integer `score`, or one per seat. A game whose outcome
-        says it otherwise overrides this (the conformance suite checks every game's)."""
-        score = outcome.get("score")
-        scores = [score] if type(score) is int else None
-        if isinstance(score, list) and all(type(x) is int for x in score):
-            scores = score
-        reason = outcome.get("reason")
-        if self.max_seats == 1:
-            return ["won" if outcome.get("result") == "won" else "lost"], reason, scores
-        winner = outcome.get("winner")
-        if winner is None:
-            return ["drew"] * seats, reason, scores
-        return ["won" if s == winner else "lost" for s in range(seats)], reason, scores
+        """`result` read from the outcome, for a game whose outcome says it the common way
+        (`domain.contracts.common_result`). A game whose outcome says it otherwise overrides
+        this (the conformance suite checks every game's)."""
+        return common_result(outcome, seats, solitaire=self.max_seats == 1)
 
     @abstractmethod
     def view(self, state: S, seat: int | None) -> Json:

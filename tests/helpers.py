@@ -7,7 +7,7 @@ from pathlib import Path
 from domain.cards import JOKERS, STANDARD_DECK, card
 from domain.errors import IllegalMove
 from domain.games.royal_assassin.rules import Options, RoyalAssassin, State
-from domain.ruleset import Effect, Transition
+from domain.transition import Effect, Transition
 
 RA = RoyalAssassin()
 

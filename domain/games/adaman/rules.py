@@ -13,7 +13,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import ClassVar, NamedTuple
 
-from domain.deal import shuffled
+from domain.deal import DealStep, shuffled
 from domain.errors import Json
 from domain.fast_paths import InPlace
 from domain.games.adaman.board import GESTURES
@@ -31,7 +31,8 @@ from domain.gestures import Gestures
 from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionSpec, OptionValue
 from domain.presentation import Words
-from domain.ruleset import DealStep, Effect, Ruleset
+from domain.ruleset import Ruleset
+from domain.transition import Effect
 
 ROW_SIZE = 5
 PALACE_LIMIT = 6  # a sixth card in the palace ends the game: lost utterly

@@ -20,7 +20,7 @@ from functools import lru_cache
 from itertools import product
 from typing import ClassVar
 
-from domain.deal import DealRandom
+from domain.deal import DealRandom, DealStep
 from domain.errors import Json
 from domain.fast_paths import InPlace
 from domain.games.risus_royale.board import GESTURES
@@ -51,7 +51,8 @@ from domain.gestures import Gestures
 from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionSpec, OptionValue
 from domain.presentation import Words
-from domain.ruleset import DealStep, Effect, Ruleset
+from domain.ruleset import Ruleset
+from domain.transition import Effect
 
 TURN_LIMIT = 100
 """Arrivals allowed (ambiguity 35): the 100th is the last."""

@@ -18,7 +18,7 @@ from functools import cache
 from itertools import combinations, permutations
 from typing import ClassVar
 
-from domain.deal import DealRandom
+from domain.deal import DealRandom, DealStep
 from domain.errors import Json
 from domain.fast_paths import InPlace
 from domain.games.royal_ace_assin.board import GESTURES
@@ -28,7 +28,8 @@ from domain.gestures import Gestures
 from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionValue
 from domain.presentation import Words
-from domain.ruleset import DealStep, Effect, Ruleset
+from domain.ruleset import Ruleset
+from domain.transition import Effect
 
 SEATS = (0, 1)
 FIGUREHEADS = ("king", "queen", "jack")

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar, NamedTuple, cast
 
 from domain.cards import JOKERS, STANDARD_DECK, SUIT_NAMES, SUITS, Card
-from domain.deal import shuffled
+from domain.deal import DealStep, shuffled
 from domain.errors import Json
 from domain.fast_paths import InPlace
 from domain.games.royal_assassin.board import GESTURES
@@ -22,7 +22,8 @@ from domain.gestures import Gestures
 from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionSpec, OptionValue
 from domain.presentation import Words
-from domain.ruleset import UNHEARD, DealStep, Effect, Ruleset
+from domain.ruleset import Ruleset
+from domain.transition import UNHEARD, Effect
 
 COLUMNS: tuple[str, ...] = tuple(SUIT_NAMES[s] for s in SUITS)  # clubs diamonds hearts spades
 COLUMN_INDEX = {name: i for i, name in enumerate(COLUMNS)}

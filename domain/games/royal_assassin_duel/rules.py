@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from domain.cards import STANDARD_DECK
-from domain.deal import DealRandom
+from domain.deal import DealRandom, DealStep
 from domain.errors import Json
 from domain.fast_paths import InPlace
 from domain.games.royal_assassin_duel.board import GESTURES
@@ -26,7 +26,8 @@ from domain.gestures import Gestures
 from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionSpec, OptionValue
 from domain.presentation import Words
-from domain.ruleset import DealStep, Effect, Ruleset
+from domain.ruleset import Ruleset
+from domain.transition import Effect
 
 SEATS = (0, 1)
 COLUMNS = ("clubs", "diamonds", "hearts", "spades")

@@ -15,10 +15,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from domain.deal import DealStep
 from domain.errors import Json
 from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionValue
-from domain.ruleset import DealStep, Effect, Ruleset
+from domain.ruleset import Ruleset
+from domain.transition import Effect
 from tests.games.tally.contract import CONTRACT
 
 CARDS = tuple(rank + suit for suit in "CD" for rank in "234567")
