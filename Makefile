@@ -118,7 +118,7 @@ deploy: lambda $(TOOLS)
 	tools/node_modules/.bin/serverless deploy --stage $(STAGE) --region $(REGION)
 
 openapi: $(STAMP)
-	$(BIN)/python -m handlers.openapi > openapi.yaml
+	$(BIN)/python -m handlers.http.openapi > openapi.yaml
 
 # Rewrite the golden playthroughs after an intended rules change; review and commit the diff.
 golden: $(STAMP)

@@ -19,8 +19,8 @@ from domain.replay import replay
 from domain.replay_cache import ReplayCache
 from domain.service import GameService
 from domain.stored import MoveEvent
-from handlers.app import create_app
 from handlers.config import new_secret, utc_now
+from handlers.http.app import create_app
 from infra.sqlite_store import SqliteStore
 
 LENGTHS = (0, 50, 150)
@@ -297,7 +297,7 @@ def lambda_times(runs: int) -> tuple[float, float, float]:
         # to the dependencies alone shows what our own modules and app cost on top.
         deps_paused = best("import gc; gc.disable(); " + deps_code)
         first = best(
-            "import handlers.lambda_handler as h; "
+            "import handlers.aws.api as h; "
             f"assert h.handler({json_module.dumps(event)!r} and __import__('json').loads("
             f"{json_module.dumps(event)!r}), None)['statusCode'] == 200"
         )

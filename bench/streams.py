@@ -17,7 +17,7 @@ from bench.figures import Bench, Figure, pct
 from bench.games import LOG_GAME, STREAM_GAME
 from bench.server import latencies, serving
 from domain.errors import Json
-from handlers.server import raise_fd_limit
+from handlers.serve.server import raise_fd_limit
 from tests.sse import SseStream
 
 IDS = (

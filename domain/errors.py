@@ -2,7 +2,7 @@
 
 Each is a plain exception carrying what a caller needs to explain it (the legal moves, the
 current version, the failing index). How each becomes an HTTP problem is one table in
-handlers/problems.py, read by both the API and its OpenAPI document.
+handlers/http/problems.py, read by both the API and its OpenAPI document.
 """
 
 from __future__ import annotations

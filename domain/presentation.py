@@ -286,7 +286,7 @@ WORDS_COMPONENTS: dict[str, Json] = {
         "additionalProperties": False,
     },
 }
-"""`Words` and its templates as OpenAPI components (handlers/openapi.py adds them)."""
+"""`Words` and its templates as OpenAPI components (handlers/http/openapi.py adds them)."""
 
 
 def case_key(value: object) -> str:

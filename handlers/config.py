@@ -10,7 +10,7 @@ for good), POWERTOOLS_SERVICE_NAME and POWERTOOLS_METRICS_NAMESPACE (the `servic
 CloudWatch namespace of the Lambda entry's logs and metrics, Powertools' variables; default
 royal-court and RoyalCourt), ROYAL_CONNECTIONS_TABLE and ROYAL_WEBSOCKET_ENDPOINT (the
 WebSocket connections' table and API Gateway's Management API endpoint, for the pushes on
-AWS: handlers/lambda_push.py), ROYAL_PUSH_URL (that WebSocket API's wss:// address, linked
+AWS: handlers/aws/push.py), ROYAL_PUSH_URL (that WebSocket API's wss:// address, linked
 from game reads for clients), and the daily secret: ROYAL_DAILY_SECRET (the secret itself), or
 ROYAL_DAILY_SECRET_PARAM (the name of an SSM SecureString parameter, read at a process's
 first daily request, and again at the next while it cannot be read: 503 meanwhile); with
@@ -117,7 +117,7 @@ def build_store(settings: Settings) -> GameStore:
 
 
 def build_connections(settings: Settings) -> PushConnections:
-    """The WebSocket connections' table (AWS only: handlers/lambda_push.py)."""
+    """The WebSocket connections' table (AWS only: handlers/aws/push.py)."""
     from infra.dynamo_store import make_client
     from infra.push_connections import PushConnections
 

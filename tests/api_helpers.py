@@ -10,7 +10,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from domain.service import GameService
-from handlers.app import create_app
+from handlers.http.app import create_app
 from infra.sqlite_store import SqliteStore
 from tests.openapi_contract import response_problems
 

@@ -28,7 +28,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from domain.registry import GAMES
-from handlers.openapi import _pascal, render
+from handlers.http.openapi import _pascal, render
 from tests.stores import ROOT
 
 SPEC_PATH = ROOT / "openapi.yaml"

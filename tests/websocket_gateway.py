@@ -1,5 +1,5 @@
 """API Gateway's WebSocket API on this machine, for a browser: what AWS runs in front of the
-`socket` and `push` functions (handlers/lambda_push.py), the part this project does not ship.
+`socket` and `push` functions (handlers/aws/push.py), the part this project does not ship.
 
 - Clients connect to `ws://127.0.0.1:<port>/<stage>?game=<id>`. The handshake waits for the
   `$connect` route's answer (a status other than 200 refuses the upgrade, as API Gateway

@@ -32,7 +32,7 @@ def read_game(court: Court, game_id: str, token: str | None) -> Snapshot:
 
 def watch_game(court: Court, game_id: str, token: str | None) -> tuple[int | None, Snapshot]:
     """`read_game`, and the seat the token is a token of (None: a spectator): what a pushed
-    stream keeps instead of the token (handlers/lambda_push.py), whose later events are then
+    stream keeps instead of the token (handlers/aws/push.py), whose later events are then
     read with `read_game_as`."""
     opened = court.open(game_id, token)
     stored, game = opened.stored, opened.game

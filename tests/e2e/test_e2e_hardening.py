@@ -153,7 +153,7 @@ def test_dynamodb_missing_table_refuses_to_start_and_says_how_to_fix(dynamodb_lo
 def test_store_errors_at_run_time_are_logged_with_their_cause(dynamodb_local_endpoint, caplog):
     """Clients get a generic 503; the operator's log says which error, never a secret."""
     from domain.service import GameService
-    from handlers.app import create_app
+    from handlers.http.app import create_app
     from infra.dynamo_store import DynamoStore, make_client
     from tests.api_helpers import counting_secrets, fixed_clock
 

@@ -18,7 +18,7 @@ from tests.e2e.test_e2e import call, server
 
 IDLE_CONNECTIONS = 2000
 LONG_POLLS = 64
-MAX_RECORD_BYTES = 1024 * 1024  # handlers/app.py: the largest body the API takes
+MAX_RECORD_BYTES = 1024 * 1024  # handlers/http/app.py: the largest body the API takes
 
 
 @contextlib.contextmanager

@@ -5,7 +5,7 @@ API, never on an event stream or a long-poll, and see each other's moves within 
 serves the page, with ROYAL_PUSH_URL set as serverless.yml sets it on the API function, so each
 game read links the WebSocket (`Link: <…?game=<id>>; rel="push"`). The WebSocket API is the
 local gateway of tests/websocket_gateway.py: its routes run the `socket` entry of
-handlers/lambda_push.py, and the table's stream feeds the `push` entry, which posts each
+handlers/aws/push.py, and the table's stream feeds the `push` entry, which posts each
 move to the connections through the gateway's Management API.
 """
 
@@ -42,7 +42,7 @@ def aws_path(monkeypatch, dynamodb_local_endpoint, tmp_path):
     # The socket and push entries, imported as at a cold start with the functions' settings.
     gateway = WebSocketGateway(lambda event, context: lambda_push.socket(event, context))
     monkeypatch.setenv("ROYAL_WEBSOCKET_ENDPOINT", gateway.endpoint)
-    lambda_push = importlib.reload(importlib.import_module("handlers.lambda_push"))
+    lambda_push = importlib.reload(importlib.import_module("handlers.aws.push"))
     pump = StreamPump(TableStream(dynamodb_local_endpoint, table), lambda_push.push)
     serve_env = {**env, "ROYAL_PUSH_URL": gateway.url, "ROYAL_DAILY_SECRET": "push-tests"}
     log = open(tmp_path / "server.log", "w")  # noqa: SIM115 (closed below)

@@ -3,7 +3,7 @@
 
 import sys
 
-from handlers.cli import main
+from handlers.cli.court import main
 from tests.games import offered
 
 if __name__ == "__main__":

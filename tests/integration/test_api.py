@@ -12,7 +12,7 @@ import pytest
 
 from domain.record import chain_breaks
 from domain.service import GameService
-from handlers.app import create_app
+from handlers.http.app import create_app
 from infra.dynamo_store import DynamoStore, make_client
 from tests.api_helpers import counting_secrets, fixed_clock, make_app
 

@@ -13,7 +13,7 @@ import pytest
 
 from domain.registry import GAMES
 from domain.replay import replay
-from handlers.streams import encode_event, last_event_id, news
+from handlers.serve.stream_hub import encode_event, last_event_id, news
 from tests.api_helpers import make_app
 from tests.helpers import strings_in
 from tests.integration.test_api import assert_problem, auth
@@ -169,7 +169,7 @@ def test_events_keep_each_seats_secrets(client):
 def test_the_flask_stream_waits_only_where_a_long_poll_may():
     """With every waiting place taken, a stream with nothing new ends at once, saying when to
     come back (the long-poll's rule: a stream never holds more threads than long-polls)."""
-    from handlers.app import create_app
+    from handlers.http.app import create_app
     from tests.api_helpers import make_service
 
     app = create_app(make_service(), long_polls=0)

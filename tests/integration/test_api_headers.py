@@ -13,7 +13,7 @@ import re
 import pytest
 
 from domain.service import GameService
-from handlers.app import create_app
+from handlers.http.app import create_app
 from tests.api_helpers import counting_secrets, fixed_clock
 from tests.integration.test_api import assert_problem, auth
 

@@ -6,7 +6,7 @@ from hypothesis import strategies as st
 
 from domain.registry import RULESETS
 from domain.service import GameService
-from handlers.app import create_app
+from handlers.http.app import create_app
 from tests.api_helpers import counting_secrets, fixed_clock, make_app
 from tests.conformance.test_malformed_moves import hostile_moves
 

@@ -7,11 +7,11 @@ import time
 
 import pytest
 
-import handlers.app
-import handlers.server
+import handlers.http.app
+import handlers.serve.server
 from domain.service import GameService
 from handlers import cli
-from handlers.app import create_app
+from handlers.http.app import create_app
 from tests.api_helpers import counting_secrets, fixed_clock
 from tests.integration.test_api import assert_problem, auth
 
@@ -55,7 +55,7 @@ def app_on(store, **options):
 
 @pytest.fixture(autouse=True)
 def quick_polls(monkeypatch):
-    monkeypatch.setattr(handlers.app, "WAIT_POLL_SECONDS", 0.02)
+    monkeypatch.setattr(handlers.http.app, "WAIT_POLL_SECONDS", 0.02)
 
 
 def new_game(client):
@@ -244,8 +244,8 @@ def serve_calls(monkeypatch):
     def fake_run(make_app, sock, workers, background=None, **options):
         calls.update(make_app=make_app, workers=workers, options=options)
 
-    monkeypatch.setattr(handlers.server, "listen", lambda host, port: None)
-    monkeypatch.setattr(handlers.server, "run", fake_run)
+    monkeypatch.setattr(handlers.serve.server, "listen", lambda host, port: None)
+    monkeypatch.setattr(handlers.serve.server, "run", fake_run)
     return calls
 
 
@@ -272,7 +272,7 @@ def test_court_serve_defaults(tmp_path, serve_calls):
 
     soft, _ = resource.getrlimit(resource.RLIMIT_NOFILE)
     limit = serve_calls["options"]["connection_limit"]
-    assert limit == min(10_000, soft - handlers.server.FD_RESERVE)
+    assert limit == min(10_000, soft - handlers.serve.server.FD_RESERVE)
     app = serve_calls["make_app"]()
     assert app.config["LONG_POLLS"] == 6 and app.config["GAMES_PER_MINUTE"] == 60
     assert app.config["PLAYERS_PER_MINUTE"] == 10

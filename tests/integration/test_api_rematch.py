@@ -11,7 +11,7 @@ import pytest
 from domain.deal import seed_commitment
 from domain.stored import DailyDeal
 from domain.usecases.court import token_digest
-from handlers.app import create_app
+from handlers.http.app import create_app
 from tests.api_helpers import make_app, make_service
 from tests.integration.test_api import assert_problem, auth, race
 from tests.integration.test_api_two_seats import RAA, create, join
@@ -268,7 +268,7 @@ def test_a_rematch_through_lambda(handler):  # noqa: F811
 def test_a_long_poll_of_a_finished_game_wakes_for_its_rematch(client, monkeypatch):
     """A finished game's one change is its rematch, which is no new version: a seat waiting
     on the game's ETag learns of it within the wait, not at the wait's end as a 304."""
-    monkeypatch.setattr("handlers.app.FINISHED_POLL_SECONDS", 0.05)
+    monkeypatch.setattr("handlers.http.app.FINISHED_POLL_SECONDS", 0.05)
     gid, tokens = finished(client)
     dealt = []
     timer = threading.Timer(0.3, lambda: dealt.append(rematch(client, gid, tokens[0])))

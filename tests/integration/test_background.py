@@ -1,4 +1,4 @@
-"""`court serve`'s background step (handlers/background.py): it runs at once and then on its
+"""`court serve`'s background step (handlers/serve/background.py): it runs at once and then on its
 interval, a failing run is logged and the next one still comes, and it stops when told."""
 
 import logging
@@ -6,7 +6,7 @@ import threading
 import time
 
 from domain.errors import StoreUnavailable
-from handlers.background import delete_expired, prepare_daily, repeat
+from handlers.serve.background import delete_expired, prepare_daily, repeat
 from tests.api_helpers import make_service
 
 

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from domain.registry import GAMES
-from handlers.cli import main
+from handlers.cli.court import main
 from tests.unit.test_deal import ROYAL_52
 
 
@@ -270,7 +270,7 @@ def test_replay_takes_the_api_move_log_as_saved(capsys, tmp_path):
 
 def test_simulate_interrupted_prints_the_partial_summary(capsys, monkeypatch):
     import domain.simulate
-    import handlers.cli
+    import handlers.cli.court
 
     real = domain.simulate.simulate
 
@@ -280,7 +280,7 @@ def test_simulate_interrupted_prints_the_partial_summary(capsys, monkeypatch):
                 raise KeyboardInterrupt
             yield result
 
-    monkeypatch.setattr(handlers.cli, "simulate", interrupted_after_five)
+    monkeypatch.setattr(handlers.cli.court, "simulate", interrupted_after_five)
     code, out, _ = run(capsys, "simulate", "royal-assassin", "--games", "100")
     summary = json.loads(out)
     assert code == 130 and summary["interrupted"] is True

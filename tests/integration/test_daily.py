@@ -8,7 +8,7 @@ from domain.daily import candidate_seed
 from domain.registry import GAMES
 from domain.service import GameService
 from domain.verify import verify
-from handlers.app import create_app
+from handlers.http.app import create_app
 from tests.api_helpers import counting_secrets
 
 SECRET = b"test-daily-secret"

@@ -42,7 +42,7 @@ def handler(monkeypatch, aws_credentials):
     with mock_aws():
         DynamoStore(make_client(None, "us-east-1"), TABLE).create_table()
         # Imported afresh inside the mock, as at a cold start.
-        module = importlib.reload(importlib.import_module("handlers.lambda_handler"))
+        module = importlib.reload(importlib.import_module("handlers.aws.api"))
         yield module.handler
 
 
@@ -92,7 +92,7 @@ def test_import_builds_nothing_it_does_not_need():
     """No apispec and no YAML at import: cold starts stay short."""
     code = (
         "import os, sys; os.environ.setdefault('AWS_DEFAULT_REGION', 'us-east-1');"
-        "import handlers.lambda_handler;"
+        "import handlers.aws.api;"
         "print(sorted(m for m in ('apispec', 'yaml', 'schemathesis', 'moto') "
         "if m in sys.modules))"
     )
@@ -149,7 +149,7 @@ def cold_start(monkeypatch, aws_credentials):
         def start(**env):
             for name, value in env.items():
                 monkeypatch.setenv(name, value)
-            return importlib.reload(importlib.import_module("handlers.lambda_handler")).handler
+            return importlib.reload(importlib.import_module("handlers.aws.api")).handler
 
         yield start
 

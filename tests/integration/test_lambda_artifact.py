@@ -121,8 +121,8 @@ def test_the_handler_imports_and_answers_as_a_non_root_user(artifacts):
         code = f"""
 import json, sys
 sys.path[:0] = [{str(task)!r}, {str(runtime)!r}]
-import handlers.lambda_handler as entry
-import handlers.lambda_push  # the WebSocket entries load from the artifact too
+import handlers.aws.api as entry
+import handlers.aws.push  # the WebSocket entries load from the artifact too
 import flask
 answer = entry.handler(json.load(open({str(EVENT)!r})), None)
 outside = sorted(

@@ -1,5 +1,5 @@
 """Moves pushed through API Gateway's WebSocket API, end to end on this machine
-(handlers/lambda_push.py; docs/api.md "Streams", docs/deploy.md "Pushes").
+(handlers/aws/push.py; docs/api.md "Streams", docs/deploy.md "Pushes").
 
 Nothing stands in for a part: DynamoDB Local holds the games (with the table's stream on, as
 serverless.yml declares it) and the connections; moves are made through the API's own Lambda
@@ -251,8 +251,8 @@ def aws(monkeypatch, dynamodb_local_endpoint) -> Iterator[SimpleNamespace]:
         "ROYAL_WEBSOCKET_ENDPOINT": gateway.endpoint,
     }.items():
         monkeypatch.setenv(name, value)
-    api = importlib.reload(importlib.import_module("handlers.lambda_handler"))
-    push = importlib.reload(importlib.import_module("handlers.lambda_push"))
+    api = importlib.reload(importlib.import_module("handlers.aws.api"))
+    push = importlib.reload(importlib.import_module("handlers.aws.push"))
     try:
         yield SimpleNamespace(
             api=api.handler,

@@ -1,4 +1,4 @@
-"""The scheduled Lambda entry (`handlers/lambda_handler.prepare_daily`), fed an EventBridge
+"""The scheduled Lambda entry (`handlers/aws/api.prepare_daily`), fed an EventBridge
 scheduled event of the recorded shape, against DynamoDB (moto): today's and tomorrow's deals
 are kept, a second run chooses nothing, and the API's first daily request then finds them."""
 
@@ -31,7 +31,7 @@ def lambda_module(monkeypatch, aws_credentials):
     with mock_aws():
         store = DynamoStore(make_client(None, "us-east-1"), TABLE)
         store.create_table()
-        module = importlib.reload(importlib.import_module("handlers.lambda_handler"))
+        module = importlib.reload(importlib.import_module("handlers.aws.api"))
         yield module, store
 
 

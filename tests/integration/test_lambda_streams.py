@@ -1,4 +1,4 @@
-"""The table stream's Lambda entry (`handlers/lambda_streams.expired_games`), fed DynamoDB
+"""The table stream's Lambda entry (`handlers/aws/expiry.expired_games`), fed DynamoDB
 Streams events of the recorded shape, against DynamoDB (moto): when TTL has removed an expired
 game's record, the game's moves go too; nothing else is touched."""
 
@@ -46,7 +46,7 @@ def streams(monkeypatch, aws_credentials):
             for seq in range(1, 40):
                 store.append(gid, seq - 1, MoveEvent(seq, 0, {"type": "draw"},
                              "2026-11-22T00:00:01.000Z", f"{seq:064x}"), None)  # fmt: skip
-        module = importlib.reload(importlib.import_module("handlers.lambda_streams"))
+        module = importlib.reload(importlib.import_module("handlers.aws.expiry"))
         yield module, store
 
 

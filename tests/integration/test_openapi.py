@@ -10,7 +10,7 @@ import yaml
 from openapi_spec_validator import validate
 
 from domain.registry import GAMES
-from handlers.openapi import _pascal, render
+from handlers.http.openapi import _pascal, render
 from tests import openapi_contract as contract
 from tests.openapi_contract import SPEC_URI
 from tests.stores import ROOT

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from domain.replay_cache import ReplayCache
 from domain.service import GameService
-from handlers.app import create_app
+from handlers.http.app import create_app
 from tests.fakes import InMemoryStore
 
 

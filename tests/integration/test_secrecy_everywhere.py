@@ -27,7 +27,7 @@ import domain.daily
 from domain.record import move_salt
 from domain.registry import GAMES
 from domain.service import GameService
-from handlers.app import create_app
+from handlers.http.app import create_app
 from tests.api_helpers import counting_secrets
 from tests.fakes import InMemoryStore
 from tests.integration.test_two_seat_secrecy import Prober

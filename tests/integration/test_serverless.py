@@ -127,7 +127,7 @@ def test_table_function_and_api(packaged):
     }
     function = template["Resources"]["ApiLambdaFunction"]["Properties"]
     assert function["Runtime"] == "python3.11"
-    assert function["Handler"] == "handlers/lambda_handler.handler"
+    assert function["Handler"] == "handlers/aws/api.handler"
     env = function["Environment"]["Variables"]
     assert env["ROYAL_TABLE"] == table["TableName"] and env["ROYAL_STORE"] == "dynamodb"
     assert env["ROYAL_DAILY_SECRET_PARAM"].startswith("/royal-court/")
@@ -136,13 +136,14 @@ def test_table_function_and_api(packaged):
     assert resources(template, "AWS::ApiGatewayV2::Api")
     names = set(zipfile.ZipFile(artifact).namelist())
     assert {
-        "handlers/lambda_handler.py",
+        "handlers/aws/api.py",
         "domain/service.py",
         "openapi.yaml",
         "flask/__init__.py",
         "apig_wsgi/__init__.py",
     } <= names
-    assert "handlers/openapi.py" not in names and not any(n.startswith("tests/") for n in names)
+    assert "handlers/http/openapi.py" not in names
+    assert not any(n.startswith("tests/") for n in names)
     # Bytecode ships, hash-based and unchecked (PEP 552 flags 0b01): no compiling at cold start.
     pyc = "domain/__pycache__/service.cpython-311.pyc"
     assert pyc in names and "flask/__pycache__/app.cpython-311.pyc" in names
@@ -190,7 +191,7 @@ def test_creation_and_costly_routes_are_throttled_below_the_stage_default(packag
 def test_daily_deals_are_prepared_on_a_schedule(packaged):
     artifact, _, template = packaged
     function = template["Resources"]["PrepareDailyLambdaFunction"]["Properties"]
-    assert function["Handler"] == "handlers/lambda_handler.prepare_daily"
+    assert function["Handler"] == "handlers/aws/api.prepare_daily"
     api = template["Resources"]["ApiLambdaFunction"]["Properties"]
     assert function["Role"] == api["Role"]  # the same least-privilege role (GetItem, PutItem)
     shared = {k: v for k, v in api["Environment"]["Variables"].items() if k != "ROYAL_PUSH_URL"}
@@ -210,7 +211,7 @@ def test_daily_deals_are_prepared_on_a_schedule(packaged):
     )
     assert permission["SourceArn"] == {"Fn::GetAtt": [name, "Arn"]}
     assert permission["Action"] == "lambda:InvokeFunction"
-    source = zipfile.ZipFile(artifact).read("handlers/lambda_handler.py").decode()
+    source = zipfile.ZipFile(artifact).read("handlers/aws/api.py").decode()
     assert "def prepare_daily(event" in source
 
 
@@ -225,7 +226,7 @@ def test_expired_games_go_by_ttl_and_the_stream(packaged):
     env = found["ApiLambdaFunction"]["Properties"]["Environment"]["Variables"]
     assert float(env["ROYAL_GAME_TTL_DAYS"]) > 0
     function = found["ExpiredGamesLambdaFunction"]["Properties"]
-    assert function["Handler"] == "handlers/lambda_streams.expired_games"
+    assert function["Handler"] == "handlers/aws/expiry.expired_games"
     assert function["Role"] == {"Fn::GetAtt": ["ExpiredGamesRole", "Arn"]}
     mapping = found["ExpiredGamesStream"]
     assert mapping["Type"] == "AWS::Lambda::EventSourceMapping"
@@ -257,7 +258,7 @@ def test_expired_games_go_by_ttl_and_the_stream(packaged):
     assert by_action["dynamodb:GetRecords"] == stream_arn
     assert "expiredGames:*" in json.dumps(by_action["logs:PutLogEvents"])
     assert all(not a.startswith(("ssm:", "iam:")) for a in by_action)
-    source = zipfile.ZipFile(artifact).read("handlers/lambda_streams.py").decode()
+    source = zipfile.ZipFile(artifact).read("handlers/aws/expiry.py").decode()
     assert "def expired_games(event" in source
 
 
@@ -333,8 +334,8 @@ def test_moves_are_pushed_through_a_websocket_api(packaged):
 
     socket = found["SocketLambdaFunction"]["Properties"]
     push = found["PushLambdaFunction"]["Properties"]
-    assert socket["Handler"] == "handlers/lambda_push.socket"
-    assert push["Handler"] == "handlers/lambda_push.push"
+    assert socket["Handler"] == "handlers/aws/push.socket"
+    assert push["Handler"] == "handlers/aws/push.push"
     assert socket["Role"] == push["Role"] == {"Fn::GetAtt": ["PushRole", "Arn"]}
     table = found["ConnectionsTable"]["Properties"]
     from infra.push_connections import TTL_ATTRIBUTE
@@ -377,7 +378,7 @@ def test_moves_are_pushed_through_a_websocket_api(packaged):
     assert "${WebsocketsApi}/test/*/@connections/*" in json.dumps(manage["Resource"])
     actions = {a for s in statements for a in s["Action"]}
     assert not any(a.startswith(("ssm:", "iam:")) or a.endswith("*") for a in actions)
-    source = zipfile.ZipFile(artifact).read("handlers/lambda_push.py").decode()
+    source = zipfile.ZipFile(artifact).read("handlers/aws/push.py").decode()
     assert "\nsocket = " in source and "def push(event" in source
 
 

@@ -12,8 +12,8 @@ import pytest
 from werkzeug.test import EnvironBuilder
 
 from domain.service import GameService
-from handlers.app import create_app
-from handlers.streams import StreamHub
+from handlers.http.app import create_app
+from handlers.serve.stream_hub import StreamHub
 from tests.api_helpers import counting_secrets, fixed_clock
 from tests.integration.test_api import auth
 from tests.sse import SseStream, StreamClosed

@@ -13,7 +13,7 @@ from domain.record import move_hash
 from domain.registry import GAMES
 from domain.service import GameService
 from domain.store import encode_cursor
-from handlers.app import create_app
+from handlers.http.app import create_app
 from tests.api_helpers import counting_secrets
 from tests.fakes import InMemoryStore
 

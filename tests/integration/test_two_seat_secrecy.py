@@ -22,7 +22,7 @@ from domain.registry import GAMES
 from domain.replay import replay
 from domain.replay_cache import ReplayCache
 from domain.service import GameService
-from handlers.app import create_app
+from handlers.http.app import create_app
 from tests.api_helpers import counting_secrets, fixed_clock
 from tests.fakes import InMemoryStore
 from tests.helpers import strings_in

@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-from handlers.app import WEB_ROOT
+from handlers.http.app import WEB_ROOT
 from tests.api_helpers import make_app
 
 

@@ -96,7 +96,7 @@ def exists(path: str) -> bool:
         return any(ROOT.glob(path.rstrip("/")))
     if (ROOT / path).exists():
         return True
-    # A Lambda handler as serverless.yml names it: `handlers/lambda_handler.prepare_daily`.
+    # A Lambda handler as serverless.yml names it: `handlers/aws/api.prepare_daily`.
     module, _, function = path.rpartition(".")
     source = ROOT / f"{module}.py"
     return bool(module) and source.is_file() and f"def {function}(" in source.read_text()

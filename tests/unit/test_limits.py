@@ -1,8 +1,8 @@
-"""The per-client token buckets behind `court serve`'s rate limits (handlers/limits.py)."""
+"""The per-client token buckets behind `court serve`'s rate limits (handlers/http/limits.py)."""
 
 import pytest
 
-from handlers.limits import RateLimiter, client_key
+from handlers.http.limits import RateLimiter, client_key
 
 
 class Clock:

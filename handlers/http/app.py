@@ -24,10 +24,10 @@ from flask_cors import CORS
 from domain.errors import Json, Unauthenticated
 from domain.service import GameService, Snapshot
 from domain.verify import nested_too_deeply, verify
-from handlers import presenter as present
-from handlers.limits import RateLimiter
-from handlers.problems import Problem, problem_for
-from handlers.schemas import (
+from handlers.http import presenter as present
+from handlers.http.limits import RateLimiter
+from handlers.http.problems import Problem, problem_for
+from handlers.http.schemas import (
     CreateGameRequest,
     JoinRequest,
     LeaderboardQuery,
@@ -37,7 +37,7 @@ from handlers.schemas import (
     ReadGameQuery,
     ReplayQuery,
 )
-from handlers.streams import (
+from handlers.serve.stream_hub import (
     CONTENT_TYPE,
     HEARTBEAT,
     HUB_KEY,
@@ -51,8 +51,8 @@ from handlers.streams import (
 
 MAX_BODY_BYTES = 16 * 1024
 MAX_RECORD_BYTES = 1024 * 1024  # a record to verify: thousands of moves
-OPENAPI_PATH = Path(__file__).resolve().parent.parent / "openapi.yaml"
-WEB_ROOT = Path(__file__).resolve().parent / "web"
+OPENAPI_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
+WEB_ROOT = Path(__file__).resolve().parents[1] / "web"
 WEB_CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
@@ -400,7 +400,7 @@ def create_app(
 
     @app.get("/v1/games/<game_id>/events")
     def game_events(game_id: str) -> Response:
-        """Server-Sent Events of the game (handlers/streams.py). Under `court serve`'s hub
+        """Server-Sent Events of the game (handlers/serve/stream_hub.py). Under `court serve`'s hub
         (HUB_KEY in the environ) this answers the head and the first event only, and the hub
         keeps the connection; elsewhere it is a bounded stream: one event at once if the game
         is newer than Last-Event-ID, else the next version within the wait, then the end."""

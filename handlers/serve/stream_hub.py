@@ -7,13 +7,13 @@ Each event is `id: <version>` and `data: <the game and the requester's view>`, t
 
 Two servers hold a stream:
 
-- **The Flask route** (`handlers/app.py`; Lambda, the test client, any WSGI server) answers a
+- **The Flask route** (`handlers/http/app.py`; Lambda, the test client, any WSGI server) answers a
   bounded stream: the current event at once if it is newer than `Last-Event-ID`, else it waits
   like a long-poll for the next version; either way the response then ends and the client
   reconnects with `Last-Event-ID`. Under a buffering gateway that is exactly a long-poll.
-- **`StreamHub`** (`court serve`, `handlers/server.py`): waitress gives every request a thread,
-  so a stream must not stay a WSGI request. The waitress channel hands the socket of a parsed
-  `GET .../events` request over to the hub, which runs the same Flask route once for the head
+- **`StreamHub`** (`court serve`, `handlers/serve/server.py`): waitress gives every request a
+  thread, so a stream must not stay a WSGI request. The waitress channel hands the socket of a
+  parsed `GET .../events` request over to the hub, which runs the same Flask route once for the head
   and the first event (errors are then the usual problem documents), and keeps the socket
   itself: one thread with a `selectors` loop writing without blocking, into a bounded buffer
   per connection (a reader that falls behind by more than `MAX_BUFFERED` bytes is closed, never
@@ -41,8 +41,8 @@ from typing import Any
 
 from domain.errors import GameNotFound, Json
 from domain.service import GameService
-from handlers import presenter as present
-from handlers.problems import KINDS, Problem
+from handlers.http import presenter as present
+from handlers.http.problems import KINDS, Problem
 
 log = logging.getLogger("royal_court.streams")
 
@@ -114,7 +114,7 @@ class GameEvents:
 
     def watch(self, game_id: str, token: str | None) -> tuple[int | None, int, Json]:
         """`body`, and the token's seat (None: a spectator): what a WebSocket connection on
-        AWS keeps instead of the token (handlers/lambda_push.py)."""
+        AWS keeps instead of the token (handlers/aws/push.py)."""
         seat, snap = self.service.watch_game(game_id, token)
         return seat, snap.game["version"], present.game_with_view(snap.game, snap.view)
 

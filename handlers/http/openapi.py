@@ -26,10 +26,10 @@ from domain.registry import GAMES
 from domain.replay import Playthrough
 from domain.service import GAME_ID as GAME_ID_PATTERN
 from domain.verify import verify
-from handlers import schemas
-from handlers.app import MAX_BODY_BYTES, WAIT_POLL_SECONDS
-from handlers.problems import KINDS
-from handlers.streams import encode_event
+from handlers.http import schemas
+from handlers.http.app import MAX_BODY_BYTES, WAIT_POLL_SECONDS
+from handlers.http.problems import KINDS
+from handlers.serve.stream_hub import encode_event
 
 DESCRIPTION = """\
 Royal Court serves royal-intrigue card games. Every game is rebuilt on each request by replaying
@@ -668,7 +668,7 @@ def _hidden_move() -> dict[str, Any]:
 
 def _raw_components(spec: APISpec) -> None:
     """Components written as JSON Schema rather than marshmallow: the view, effects, outcome,
-    options and logged moves, which the response schemas (handlers/schemas.py) reference."""
+    options and logged moves, which the response schemas (handlers/http/schemas.py) reference."""
     score = {
         "title": "Score",
         "description": "A solitaire's score, or each seat's (a duel).",
@@ -1283,7 +1283,7 @@ def _closed_sets() -> dict[str, list[str]]:
 
 
 def _fill_enums(node: Any, sets: dict[str, list[str]]) -> Any:
-    """Each `x-enum` marker (handlers/schemas.py) written out as the `enum` it names, null
+    """Each `x-enum` marker (handlers/http/schemas.py) written out as the `enum` it names, null
     included where the field may be null."""
     if isinstance(node, list):
         return [_fill_enums(item, sets) for item in node]

@@ -169,12 +169,12 @@ class MoveRequest(StrictSchema):
 
 # A string field whose metadata says `"x-enum": "statuses"` (or results, reasons) is one of a
 # closed set that the games declare (each game's view `status`, its outcome's `result` and
-# `reason`): handlers/openapi.py writes the set out as the field's `enum` when it builds the
+# `reason`): handlers/http/openapi.py writes the set out as the field's `enum` when it builds the
 # spec, from the games registered then, so a new game needs no line here.
 
 
 def ref(name: str) -> dict[str, Any]:
-    """A reference to a component that handlers/openapi.py declares as plain JSON Schema
+    """A reference to a component that handlers/http/openapi.py declares as plain JSON Schema
     (moves, views, outcomes: made from the games' own declarations, not from marshmallow)."""
     return {"$ref": f"#/components/schemas/{name}"}
 

@@ -15,7 +15,7 @@ never spools a request body to a temporary file. Errors waitress answers itself 
 
 Event streams (`GET /v1/games/{id}/events`) hold no thread: once waitress has parsed such a
 request, its channel leaves waitress's event loop and the socket goes to the worker's
-`StreamHub` (handlers/streams.py), which answers the head through the same Flask route and
+`StreamHub` (handlers/serve/stream_hub.py), which answers the head through the same Flask route and
 then keeps the connection on a selector loop of its own.
 """
 
@@ -40,9 +40,9 @@ from waitress.task import (  # type: ignore[import-untyped]
     WSGITask,
 )
 
-from handlers.app import MAX_RECORD_BYTES
-from handlers.problems import KINDS
-from handlers.streams import EVENTS_PATH, MAX_STREAMS, MAX_STREAMS_PER_GAME, StreamHub
+from handlers.http.app import MAX_RECORD_BYTES
+from handlers.http.problems import KINDS
+from handlers.serve.stream_hub import EVENTS_PATH, MAX_STREAMS, MAX_STREAMS_PER_GAME, StreamHub
 
 AppFactory = Callable[[], Any]
 

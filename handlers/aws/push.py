@@ -21,7 +21,7 @@ when a connection opens, closes or says who it is, and when a move is written.
   (`post_to_connection`), a connection API Gateway says is gone (410) deleted.
 
 Every event is the JSON of an SSE event's `data:`: `presenter.game_with_view` of the read use
-case, through `GameEvents` (handlers/streams.py), the one code path of reads and streams.
+case, through `GameEvents` (handlers/serve/stream_hub.py), the one code path of reads and streams.
 """
 
 from __future__ import annotations
@@ -37,17 +37,17 @@ from botocore.exceptions import BotoCoreError, ClientError
 
 from domain.errors import GameNotFound, InvalidRequest, Json, StoreUnavailable
 from domain.usecases.court import GAME_ID
-from handlers import lambda_logging
-from handlers import presenter as present
+from handlers.aws import logs
 from handlers.config import Settings, build_connections, build_service
-from handlers.problems import Problem, problem_for
-from handlers.streams import GameEvents, last_event_id, news
+from handlers.http import presenter as present
+from handlers.http.problems import Problem, problem_for
+from handlers.serve.stream_hub import GameEvents, last_event_id, news
 
 MAX_MESSAGE_BYTES = 128 * 1024
 """API Gateway's limit on one WebSocket message (`post_to_connection` refuses more)."""
 
 settings = Settings.from_env(default_store="dynamodb")
-lambda_logging.configure(settings.service_name)
+logs.configure(settings.service_name)
 events = GameEvents(build_service(settings))
 connections = build_connections(settings)
 log = logging.getLogger("royal_court.push")
@@ -184,7 +184,7 @@ def _socket(event: dict[str, Any], context: object) -> dict[str, Any]:
     return {"statusCode": 200}
 
 
-socket = lambda_logging.instrument(_socket, settings.service_name, settings.metrics_namespace)
+socket = logs.instrument(_socket, settings.service_name, settings.metrics_namespace)
 """The routes' entry, with an access line per invocation (the route, the status, the
 duration; never the message, which carries the token)."""
 
@@ -204,7 +204,7 @@ def moved_games(event: dict[str, Any]) -> dict[str, int]:
     return games
 
 
-@lambda_logging.scheduled
+@logs.scheduled
 def push(event: dict[str, Any], context: object) -> dict[str, Any]:
     """The stream's entry: each game moved in the batch, its newest state to each watching
     connection, in that connection's seat's view. Several moves of one game in a batch (a

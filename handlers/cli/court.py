@@ -29,8 +29,8 @@ from domain.registry import GAMES, get_game, get_ruleset
 from domain.replay import Playthrough, replay
 from domain.simulate import simulate, wilson_interval
 from domain.verify import verify
-from handlers.record_io import Unreadable, fetch, parse, read_record
-from handlers.terminal import describe_effect, describe_move
+from handlers.cli.record_io import Unreadable, fetch, parse, read_record
+from handlers.cli.terminal import describe_effect, describe_move
 
 EXIT_ILLEGAL = 1
 EXIT_USAGE = 2
@@ -433,16 +433,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import logging
 
     from domain.errors import StoreUnavailable
-    from handlers.app import create_app
     from handlers.config import Settings, build_service
-    from handlers.server import (
+    from handlers.http.app import create_app
+    from handlers.serve.server import (
         FD_RESERVE,
         fitting_connection_limit,
         listen,
         raise_fd_limit,
         run,
     )
-    from handlers.streams import MAX_STREAMS, MAX_STREAMS_PER_GAME
+    from handlers.serve.stream_hub import MAX_STREAMS, MAX_STREAMS_PER_GAME
 
     env = Settings.from_env()
     settings = replace(  # the environment's settings, the command line's options over them
@@ -522,7 +522,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         )
 
     def background() -> None:  # in worker 0 only, after the fork (docs/daily.md, docs/api.md)
-        from handlers.background import delete_expired, prepare_daily
+        from handlers.serve.background import delete_expired, prepare_daily
 
         if not args.no_prepare_daily:
             prepare_daily(lambda: build_service(serve_settings))

@@ -14,14 +14,14 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from handlers import lambda_logging
+from handlers.aws import logs
 from handlers.config import Settings, build_store
 from infra.dynamo_store import RECORD_SK, DynamoStore
 
 TTL_PRINCIPAL = {"type": "Service", "principalId": "dynamodb.amazonaws.com"}
 
 settings = Settings.from_env(default_store="dynamodb")
-lambda_logging.configure(settings.service_name)  # JSON lines, as the API's entry writes them
+logs.configure(settings.service_name)  # JSON lines, as the API's entry writes them
 store = build_store(settings)
 log = logging.getLogger("royal_court.expiry")
 

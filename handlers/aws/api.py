@@ -21,14 +21,14 @@ gc.disable()
 
 from apig_wsgi import make_lambda_handler  # noqa: E402
 
-from handlers import lambda_logging  # noqa: E402
-from handlers.app import create_app  # noqa: E402
+from handlers.aws import logs  # noqa: E402
 from handlers.config import Settings, build_service  # noqa: E402
+from handlers.http.app import create_app  # noqa: E402
 
 settings = Settings.from_env(default_store="dynamodb")
-# JSON lines on stdout (handlers/lambda_logging.py): the access line per request, causes of
+# JSON lines on stdout (handlers/aws/logs.py): the access line per request, causes of
 # 503s and tracebacks, each with the Lambda and API Gateway request ids.
-lambda_logging.configure(settings.service_name)
+logs.configure(settings.service_name)
 service = build_service(settings)
 app = create_app(
     service,
@@ -36,13 +36,13 @@ app = create_app(
     docs_enabled=False,
     push_url=settings.push_url,
 )
-handler = lambda_logging.instrument(
+handler = logs.instrument(
     make_lambda_handler(app), settings.service_name, settings.metrics_namespace
 )
 log = logging.getLogger("royal_court.lambda")
 
 
-@lambda_logging.scheduled
+@logs.scheduled
 def prepare_daily(event: dict[str, Any], context: object) -> dict[str, Any]:
     """The scheduled entry (an EventBridge rule in serverless.yml, daily before midnight UTC):
     choose and keep today's and tomorrow's daily deals, so that no player's first request of
