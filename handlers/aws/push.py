@@ -21,7 +21,7 @@ when a connection opens, closes or says who it is, and when a move is written.
   (`post_to_connection`), a connection API Gateway says is gone (410) deleted.
 
 Every event is the JSON of an SSE event's `data:`: `presenter.game_with_view` of the read use
-case, through `GameEvents` (handlers/serve/stream_hub.py), the one code path of reads and streams.
+case, through `GameEvents` (handlers/http/events.py), the one code path of reads and streams.
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ from domain.usecases.court import GAME_ID
 from handlers.aws import logs
 from handlers.config import Settings, build_connections, build_service
 from handlers.http import presenter as present
+from handlers.http.events import GameEvents, last_event_id, news
 from handlers.http.problems import Problem, problem_for
-from handlers.serve.stream_hub import GameEvents, last_event_id, news
 
 MAX_MESSAGE_BYTES = 128 * 1024
 """API Gateway's limit on one WebSocket message (`post_to_connection` refuses more)."""

@@ -25,6 +25,17 @@ from domain.errors import Json, Unauthenticated
 from domain.service import GameService, Snapshot
 from domain.verify import nested_too_deeply, verify
 from handlers.http import presenter as present
+from handlers.http.events import (
+    CONTENT_TYPE,
+    HEARTBEAT,
+    HUB_KEY,
+    TICKET_KEY,
+    GameEvents,
+    Ticket,
+    encode_event,
+    last_event_id,
+    news,
+)
 from handlers.http.limits import RateLimiter
 from handlers.http.problems import Problem, problem_for
 from handlers.http.schemas import (
@@ -36,17 +47,6 @@ from handlers.http.schemas import (
     PlayerRequest,
     ReadGameQuery,
     ReplayQuery,
-)
-from handlers.serve.stream_hub import (
-    CONTENT_TYPE,
-    HEARTBEAT,
-    HUB_KEY,
-    TICKET_KEY,
-    GameEvents,
-    Ticket,
-    encode_event,
-    last_event_id,
-    news,
 )
 
 MAX_BODY_BYTES = 16 * 1024
@@ -400,7 +400,7 @@ def create_app(
 
     @app.get("/v1/games/<game_id>/events")
     def game_events(game_id: str) -> Response:
-        """Server-Sent Events of the game (handlers/serve/stream_hub.py). Under `court serve`'s hub
+        """Server-Sent Events of the game (handlers/http/events.py). Under `court serve`'s hub
         (HUB_KEY in the environ) this answers the head and the first event only, and the hub
         keeps the connection; elsewhere it is a bounded stream: one event at once if the game
         is newer than Last-Event-ID, else the next version within the wait, then the end."""

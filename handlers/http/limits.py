@@ -5,6 +5,8 @@ a deal, a daily attempt), so `court serve` limits how often one address may do i
 (`--players-per-minute`, `--games-per-minute`; docs/api.md, "Limits"). Each worker process
 keeps its own buckets: with N workers a client may get up to N times the rate, as the kernel
 spreads its connections. On AWS, API Gateway's throttles and a WAF rate-based rule do this job.
+The app applies them (`create_app(games_per_minute=..., players_per_minute=...)`, a 429 problem
+past the rate), so they live beside it; only `court serve` turns them on.
 """
 
 from __future__ import annotations

@@ -28,8 +28,8 @@ from domain.service import GAME_ID as GAME_ID_PATTERN
 from domain.verify import verify
 from handlers.http import schemas
 from handlers.http.app import MAX_BODY_BYTES, WAIT_POLL_SECONDS
+from handlers.http.events import encode_event
 from handlers.http.problems import KINDS
-from handlers.serve.stream_hub import encode_event
 
 DESCRIPTION = """\
 Royal Court serves royal-intrigue card games. Every game is rebuilt on each request by replaying

@@ -15,8 +15,8 @@ never spools a request body to a temporary file. Errors waitress answers itself 
 
 Event streams (`GET /v1/games/{id}/events`) hold no thread: once waitress has parsed such a
 request, its channel leaves waitress's event loop and the socket goes to the worker's
-`StreamHub` (handlers/serve/stream_hub.py), which answers the head through the same Flask route and
-then keeps the connection on a selector loop of its own.
+`StreamHub` (handlers/serve/stream_hub.py), which answers the head through the same Flask route
+and then keeps the connection on a selector loop of its own.
 """
 
 from __future__ import annotations

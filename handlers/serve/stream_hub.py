@@ -1,26 +1,17 @@
-"""Server-Sent Events of a game (`GET /v1/games/{id}/events`, docs/api.md "Streams").
+"""`court serve`'s event streams (`GET /v1/games/{id}/events`, docs/api.md "Streams"): each
+worker's `StreamHub`, which holds the connections the Flask route alone would close after one
+event (handlers/http/events.py: what is sent, and the bounded stream every other server gives).
 
-Each event is `id: <version>` and `data: <the game and the requester's view>`, the very body
-`GET /v1/games/{id}` answers for the same token at that version: both are the read use case
-(`GameService.read_game`, its checks and secrecy) shaped by one presenter
-(`presenter.game_with_view`), so a stream can show nothing a read would not.
-
-Two servers hold a stream:
-
-- **The Flask route** (`handlers/http/app.py`; Lambda, the test client, any WSGI server) answers a
-  bounded stream: the current event at once if it is newer than `Last-Event-ID`, else it waits
-  like a long-poll for the next version; either way the response then ends and the client
-  reconnects with `Last-Event-ID`. Under a buffering gateway that is exactly a long-poll.
-- **`StreamHub`** (`court serve`, `handlers/serve/server.py`): waitress gives every request a
-  thread, so a stream must not stay a WSGI request. The waitress channel hands the socket of a
-  parsed `GET .../events` request over to the hub, which runs the same Flask route once for the head
-  and the first event (errors are then the usual problem documents), and keeps the socket
-  itself: one thread with a `selectors` loop writing without blocking, into a bounded buffer
-  per connection (a reader that falls behind by more than `MAX_BUFFERED` bytes is closed, never
-  buffered without bound), one thread polling the versions of the games with open streams
-  only (`GameEvents.versions`; it also sees moves made by other worker processes), a small pool
-  computing each stream's event through the read use case. A move made in this process wakes
-  its game's streams at once (`GameEvents.moved`), without waiting for the next poll.
+Waitress gives every request a thread, so a stream must not stay a WSGI request. The waitress
+channel (`handlers/serve/server.py`) hands the socket of a parsed `GET .../events` request over
+to the hub, which runs the same Flask route once for the head and the first event (errors are
+then the usual problem documents), and keeps the socket itself: one thread with a `selectors`
+loop writing without blocking, into a bounded buffer per connection (a reader that falls behind
+by more than `MAX_BUFFERED` bytes is closed, never buffered without bound), one thread polling
+the versions of the games with open streams only (`GameEvents.versions`; it also sees moves made
+by other worker processes), a small pool computing each stream's event through the read use
+case. A move made in this process wakes its game's streams at once (`GameEvents.moved`),
+without waiting for the next poll.
 """
 
 from __future__ import annotations
@@ -39,24 +30,18 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from domain.errors import GameNotFound, Json
-from domain.service import GameService
+from domain.errors import GameNotFound
 from handlers.http import presenter as present
+from handlers.http.events import HEARTBEAT, HUB_KEY, TICKET_KEY, GameEvents, Ticket
 from handlers.http.problems import KINDS, Problem
 
 log = logging.getLogger("royal_court.streams")
 
 EVENTS_PATH = re.compile(r"/v1/games/[^/]+/events")
 """The path a waitress channel hands over to the hub (with GET)."""
-HUB_KEY = "royal_court.stream_hub"
-"""The environ key under which the hub offers itself to the route it runs for a stream's head."""
-TICKET_KEY = "royal_court.stream_ticket"
-"""The environ key the route answers a hub with: the stream it opened (`Ticket`)."""
-CONTENT_TYPE = "text/event-stream; charset=utf-8"
 HEARTBEAT_SECONDS = 15.0
 """A comment line (`: keep-alive`) after this long without a write: proxies close silent
 connections (nginx after 60 s by default), and it tells a client the stream is alive."""
-HEARTBEAT = b": keep-alive\n\n"
 POLL_SECONDS = 0.05
 """How often the hub reads the version of each game with an open stream (on SQLite one
 statement for all of them, whatever their number of streams): the delay of a move made by
@@ -75,88 +60,6 @@ RETRY_AFTER = 5
 MAX_INPUT = 64 * 1024
 """Bytes a stream's client may send after its request before it is closed (it should send
 none: nothing more is read as a request)."""
-
-
-def encode_event(version: int, body: Json) -> bytes:
-    """One event: its id is the version; its data the JSON on one line (json.dumps never
-    writes a newline, which would end a data line)."""
-    return b"id: %d\ndata: %s\n\n" % (version, present.json_bytes(body))
-
-
-def last_event_id(header: str | None) -> int | None:
-    """The version a client says it has seen, or None when the header is absent or is not a
-    version (an id this API never sent: the client then gets the current state)."""
-    if header is None:
-        return None
-    header = header.strip()
-    if not header.isascii() or not header.isdigit() or len(header) > 12:
-        return None
-    return int(header)
-
-
-def news(version: int, seen: int | None) -> bool:
-    """Whether a stream sends the game at `version` to a client that has seen `seen`: only a
-    version it has not seen (an id ahead of the game was never sent by it: resend)."""
-    return seen is None or version != seen
-
-
-class GameEvents:
-    """The events of games, over the read use case: what both the route and the hub send."""
-
-    def __init__(self, service: GameService) -> None:
-        self.service = service
-        self._listeners: list[Callable[[str], None]] = []
-
-    def body(self, game_id: str, token: str | None) -> tuple[int, Json]:
-        """The game and the token's view, exactly as `GET /v1/games/{id}` answers them."""
-        snap = self.service.read_game(game_id, token)
-        return snap.game["version"], present.game_with_view(snap.game, snap.view)
-
-    def watch(self, game_id: str, token: str | None) -> tuple[int | None, int, Json]:
-        """`body`, and the token's seat (None: a spectator): what a WebSocket connection on
-        AWS keeps instead of the token (handlers/aws/push.py)."""
-        seat, snap = self.service.watch_game(game_id, token)
-        return seat, snap.game["version"], present.game_with_view(snap.game, snap.view)
-
-    def bodies(self, game_id: str, seats: Iterable[int | None]) -> dict[int | None, Json]:
-        """`body` for each seat, as a read with that seat's token answers it, from one load:
-        what a push sends a game's connections."""
-        snaps = self.service.read_game_as(game_id, seats)
-        return {seat: present.game_with_view(s.game, s.view) for seat, s in snaps.items()}
-
-    def event(self, game_id: str, token: str | None) -> tuple[int, bytes]:
-        version, body = self.body(game_id, token)
-        return version, encode_event(version, body)
-
-    def versions(self, game_ids: list[str]) -> dict[str, int]:
-        """Each game's version, a game not found left out: in one statement on a store that
-        offers it (SQLite's `versions`), else one small read each (`GameStore.version`)."""
-        batch = getattr(self.service.store, "versions", None)
-        if batch is not None:
-            found: dict[str, int] = batch(game_ids)
-            return found
-        out: dict[str, int] = {}
-        for game_id in game_ids:
-            with contextlib.suppress(GameNotFound):
-                out[game_id] = self.service.game_version(game_id)
-        return out
-
-    def listen(self, listener: Callable[[str], None]) -> None:
-        """Be told of every move made through this process (the hub: a prompt event)."""
-        self._listeners.append(listener)
-
-    def moved(self, game_id: str) -> None:
-        for listener in self._listeners:
-            listener(game_id)
-
-
-@dataclass(frozen=True)
-class Ticket:
-    """What the route tells the hub it opened: the game, the token, the version sent or seen."""
-
-    game_id: str
-    token: str | None
-    version: int
 
 
 @dataclass(eq=False)

@@ -13,7 +13,7 @@ import pytest
 
 from domain.registry import GAMES
 from domain.replay import replay
-from handlers.serve.stream_hub import encode_event, last_event_id, news
+from handlers.http.events import encode_event, last_event_id, news
 from tests.api_helpers import make_app
 from tests.helpers import strings_in
 from tests.integration.test_api import assert_problem, auth
