@@ -1,9 +1,10 @@
 """Build the Lambda artifact that serverless.yml deploys: build/lambda/function.zip.
 
-It holds the project's code (domain/, handlers/, infra/, openapi.yaml) and the runtime
-dependencies as Linux x86-64 CPython 3.11 wheels (boto3 is left to the Lambda runtime,
-waitress to `court serve`). One self-contained zip keeps `serverless package` offline: a
-Serverless-managed layer would query CloudFormation even to package.
+It holds the project's code (domain/, handlers/, infra/, openapi.yaml), the web client as
+served (web/: the page, style and bundle) and the runtime dependencies as Linux x86-64 CPython
+3.11 wheels (boto3 is left to the Lambda runtime, waitress to `court serve`). One
+self-contained zip keeps `serverless package` offline: a Serverless-managed layer would query
+CloudFormation even to package.
 
 Reproducible: the dependencies are installed from scripts/lambda-requirements.txt, exact
 versions with their wheels' hashes (`--lock` writes it again from pyproject.toml's ranges),
@@ -33,6 +34,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CODE = ("domain", "handlers", "infra")
+WEB = "web"  # the web client: package data only, served from beside `handlers`
 NOT_IN_LAMBDA = ("boto3", "waitress", "flask-swagger-ui")  # /docs is not served on Lambda
 LOCK = ROOT / "scripts" / "lambda-requirements.txt"
 PLATFORM = ["--platform", "manylinux2014_x86_64", "--implementation", "cp"]
@@ -42,11 +44,11 @@ FILE_MODE, DIR_MODE = 0o644, 0o755
 
 
 def web_client_files(source: Path = ROOT) -> list[Path]:
-    """The web client as it is served: the package data pyproject.toml declares (the page,
-    its style and the built bundle; not the TypeScript it is built from)."""
+    """The web client as it is served: the package data pyproject.toml declares for `web/`
+    (the page, its style and the built bundle; not the TypeScript it is built from)."""
     with open(ROOT / "pyproject.toml", "rb") as f:
-        patterns: list[str] = tomllib.load(f)["tool"]["setuptools"]["package-data"]["handlers"]
-    return sorted({p for pattern in patterns for p in (source / "handlers").glob(pattern)})
+        patterns: list[str] = tomllib.load(f)["tool"]["setuptools"]["package-data"][WEB]
+    return sorted({p for pattern in patterns for p in (source / WEB).glob(pattern)})
 
 
 def code_files(source: Path = ROOT) -> list[Path]:

@@ -51,8 +51,12 @@ from handlers.http.schemas import (
 
 MAX_BODY_BYTES = 16 * 1024
 MAX_RECORD_BYTES = 1024 * 1024  # a record to verify: thousands of moves
-OPENAPI_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
-WEB_ROOT = Path(__file__).resolve().parents[1] / "web"
+TOP = Path(__file__).resolve().parents[2]
+"""What holds the packages (the checkout, the Lambda artifact's root, site-packages): the spec
+and the web client are read beside them."""
+OPENAPI_PATH = TOP / "openapi.yaml"
+WEB_ROOT = TOP / "web"
+"""The web client as served: its page, style and bundle (pyproject.toml's package data)."""
 WEB_CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
     "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"

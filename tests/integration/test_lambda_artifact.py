@@ -65,8 +65,8 @@ def test_every_entry_has_a_fixed_mode_and_time(artifacts):
         assert info.date_time == (1980, 1, 1, 0, 0, 0) and info.create_system == 3
     names = {i.filename for i in infos}
     assert "handlers/" in names and "handlers/__init__.py" in names
-    web = {n for n in names if n.startswith("handlers/web/") and not n.endswith("/")}
-    assert web == {"handlers/web/index.html", "handlers/web/app.css", "handlers/web/app.js"}
+    web = {n for n in names if n.startswith("web/") and not n.endswith("/")}
+    assert web == {"web/index.html", "web/app.css", "web/app.js"}
     assert not any(n.startswith("bin/") for n in names)  # console scripts name the builder
 
 

@@ -27,7 +27,7 @@ def test_every_client_path_is_the_page(client, path):
 
 
 def client_sources():
-    """The client's TypeScript sources (handlers/web/src), the generated API types left out:
+    """The client's TypeScript sources (web/src), the generated API types left out:
     what the client itself names."""
     sources = sorted((WEB_ROOT / "src").glob("*.ts"))
     return "\n".join(p.read_text() for p in sources if not p.name.endswith(".gen.ts"))

@@ -22,7 +22,7 @@ from tests.stores import ROOT
 PAGES = sorted([ROOT / "README.md", *(ROOT / "docs").rglob("*.md")])
 SOURCES = sorted(
     path
-    for folder in ("domain", "handlers", "infra", "scripts", "bench")
+    for folder in ("domain", "handlers", "infra", "scripts", "bench", "web")
     for pattern in ("*.py", "*.js", "*.ts", "*.html", "*.css")
     for path in (ROOT / folder).rglob(pattern)
 )
@@ -34,7 +34,7 @@ LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*<?([^()\s<>]*)>?(?:\s+\"
 REFERENCE = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+\"[^\"]*\")?\s*$", re.MULTILINE)
 HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 # A path from the repository's root, as prose names it: `domain/games/adaman/rules.py`.
-TOP = "domain|handlers|infra|tests|docs|bench|scripts|tools"
+TOP = "domain|handlers|infra|web|tests|docs|bench|scripts|tools"
 REPO_PATH = re.compile(rf"(?<![\w./-])(?:{TOP})/[\w.*/-]*")
 EXTERNAL = re.compile(r"^[a-z][a-z0-9+.-]*:", re.IGNORECASE)  # http:, https:, mailto:, ...
 

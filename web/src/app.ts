@@ -1,7 +1,7 @@
 // The router of the single-page client: /, /play → start; /play/{id} → a game; /daily.
 //
 // This is the bundle's entry (esbuild bundles it and everything it imports into
-// handlers/web/app.js, `make web`). It also exports the two independent implementations the
+// web/app.js, `make web`). It also exports the two independent implementations the
 // verify panel trusts, the deal algorithm and the record's hash chain, so that a test can
 // hold them to the server's (`import('/web/app.js')` gives the page's own module again).
 
