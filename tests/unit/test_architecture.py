@@ -1,5 +1,6 @@
-"""The layout's rules, checked: no import cycle in domain/, a pure domain, and no game named
-outside domain/ in any language (handlers, infra and the web client ask the registry)."""
+"""The layout's rules, checked: no import cycle in domain/, a pure domain, entry points by kind
+(handlers/<kind>/, each importing only the kinds it runs), and no game named outside domain/ in
+any language (handlers, infra and the web client ask the registry)."""
 
 import ast
 import re
@@ -76,6 +77,31 @@ def test_domain_is_pure():
         text = path.read_text(encoding="utf-8")
         for clock in ("datetime.now", "time.time(", "date.today", "perf_counter", "monotonic"):
             assert clock not in text, f"{path.relative_to(ROOT)} reads the clock ({clock})"
+
+
+ENTRY_KINDS = {
+    "handlers.http": (),
+    "handlers.serve": ("handlers.http",),
+    "handlers.aws": ("handlers.http",),
+    "handlers.cli": ("handlers.http", "handlers.serve"),
+}
+"""Each kind of entry point (handlers/<kind>/) and the kinds it may import: `court serve` and
+the Lambda entries run the HTTP app, and the CLI starts `court serve`; the app runs anywhere."""
+
+
+def test_entry_points_by_kind():
+    """Every handler module is in the folder of its kind (config.py, which they all share,
+    aside), and a kind imports only the kinds it runs: nothing reaches back into another."""
+    handlers = ROOT / "handlers"
+    assert sorted(p.name for p in handlers.glob("*.py")) == ["__init__.py", "config.py"]
+    assert {p.name for p in handlers.iterdir() if p.is_dir() and p.name != "__pycache__"} == {
+        kind.rpartition(".")[2] for kind in ENTRY_KINDS
+    }
+    for kind, allowed in ENTRY_KINDS.items():
+        for path in sorted((ROOT / kind.replace(".", "/")).rglob("*.py")):
+            for name in imports_of(path):
+                of = [k for k in ENTRY_KINDS if name == k or name.startswith(k + ".")]
+                assert set(of) <= {kind, *allowed}, f"{path.relative_to(ROOT)} imports {name}"
 
 
 def _game_names():
