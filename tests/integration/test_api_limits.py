@@ -10,7 +10,7 @@ import pytest
 import handlers.http.app
 import handlers.serve.server
 from domain.service import GameService
-from handlers import cli
+from handlers.cli import court as cli
 from handlers.http.app import create_app
 from tests.api_helpers import counting_secrets, fixed_clock
 from tests.integration.test_api import assert_problem, auth
