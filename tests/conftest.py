@@ -6,9 +6,21 @@ settings.register_profile("repo", derandomize=True, deadline=None, print_blob=Tr
 settings.load_profile("repo")
 
 
+import fcntl  # noqa: E402
+import os  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
 import pytest  # noqa: E402
 
-from tests.stores import FAKE_CREDENTIALS, dynamo_client, dynamodb_local, fresh_table_name  # noqa: E402
+from tests.stores import (  # noqa: E402
+    FAKE_CREDENTIALS,
+    ROOT,
+    dynamo_client,
+    dynamodb_local,
+    fresh_table_name,
+)
 
 STORE_KINDS = ["memory", "sqlite", "moto", "dynamodb-local"]
 
@@ -73,3 +85,28 @@ def store(request, tmp_path, aws_credentials):
         store = DynamoStore(dynamo_client(endpoint), fresh_table_name())
         store.create_table()
         yield store
+
+
+def run_folder(tmp_path_factory) -> Path:
+    """A folder every pytest-xdist worker of this run shares (each worker's basetemp is a
+    child of it), so that slow setup is done once per run, not once per worker."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+
+
+@pytest.fixture(scope="session")
+def lambda_artifact(tmp_path_factory):
+    """The artifact `make lambda` builds (build/lambda/function.zip), from this checkout, built
+    once per run whichever worker asks first (a file lock keeps the others waiting), and
+    shared read-only by the emulated Lambda and `serverless package`."""
+    shared = run_folder(tmp_path_factory)
+    out = shared / "lambda-artifact"
+    with open(shared / "lambda-artifact.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (out / "function.zip").exists():
+            subprocess.run(
+                [sys.executable, "scripts/build_lambda.py", "--out", str(out / "partial")],
+                cwd=ROOT, check=True, capture_output=True, timeout=600,
+            )  # fmt: skip
+            (out / "partial" / "function.zip").rename(out / "function.zip")
+    return out / "function.zip"

@@ -37,3 +37,14 @@ def browser_type_launch_args(browser_type_launch_args):
 def screenshots() -> Path:
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+@pytest.fixture(autouse=True)
+def _pages_closed(request):
+    """Every browser context a test opened is closed when it ends. A page left open keeps its
+    timers, long-polls and streams running to the end of the session (a quarter of a core
+    each, measured), which slowed every later test on the worker."""
+    yield
+    if "browser" in request.fixturenames:
+        for context in list(request.getfixturevalue("browser").contexts):
+            context.close()

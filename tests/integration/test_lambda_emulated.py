@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 import time
 from datetime import UTC, datetime
 from pathlib import Path
@@ -54,14 +52,9 @@ def memory_of(function: str) -> int:
 
 
 @pytest.fixture(scope="module")
-def task(tmp_path_factory):
+def task(lambda_artifact, tmp_path_factory):
     """The artifact `make lambda` builds, from this checkout, unpacked as Lambda does."""
-    out = tmp_path_factory.mktemp("artifact")
-    subprocess.run(
-        [sys.executable, "scripts/build_lambda.py", "--out", str(out)],
-        cwd=ROOT, check=True, capture_output=True, timeout=600,
-    )  # fmt: skip
-    return unpack(out / "function.zip", out / "task")
+    return unpack(lambda_artifact, tmp_path_factory.mktemp("artifact") / "task")
 
 
 @pytest.fixture
