@@ -86,17 +86,25 @@ typecheck: $(STAMP)
 unit: $(STAMP)
 	$(BIN)/pytest -n auto -m "not slow" tests/unit tests/conformance domain
 
+# Every tier runs on pytest-xdist, one worker per core (PYTEST_WORKERS overrides), tests
+# handed out as workers free up (loadgroup: a module marked xdist_group stays on one worker);
+# each worker starts its own DynamoDB Local and servers on free ports, and
+# what is slow to set up (the Lambda artifact, the runtime's packages) is built once per run
+# (tests/conftest.py). The ten slowest tests are printed at the end, so the next one is seen.
+PYTEST_WORKERS ?= auto
+PARALLEL := -n $(PYTEST_WORKERS) --dist loadgroup --durations=10
+
 # Stores (SQLite, moto, DynamoDB Local), the Flask API, the CLI, Lambda, packaging.
 integration: $(STAMP) $(TOOLS)
-	$(BIN)/pytest tests/integration
+	$(BIN)/pytest $(PARALLEL) tests/integration
 
 # A real `court serve` over loopback, and the web client in Chromium against it.
 e2e: $(STAMP) $(TOOLS) browser
-	$(BIN)/pytest tests/e2e
+	$(BIN)/pytest $(PARALLEL) tests/e2e
 
-# pytest starts DynamoDB Local itself (a free loopback port) and stops it when done.
+# pytest starts DynamoDB Local itself (a free loopback port per worker) and stops it when done.
 all-tests: $(STAMP) $(TOOLS) browser
-	$(BIN)/pytest
+	$(BIN)/pytest $(PARALLEL)
 
 # The speed figures as JSON lines on stdout (each with its target from bench/targets.py and
 # whether it is met), a table on stderr. ~17 minutes on both cores; `make bench ONLY=service.`

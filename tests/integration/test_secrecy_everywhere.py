@@ -23,6 +23,8 @@ import os
 import random
 from datetime import datetime, timedelta
 
+import pytest
+
 import domain.daily
 from domain.record import move_salt
 from domain.registry import GAMES
@@ -33,6 +35,9 @@ from tests.fakes import InMemoryStore
 from tests.integration.test_two_seat_secrecy import Prober
 
 GAMES_TO_PLAY = int(os.environ.get("ROYAL_SECRECY_GAMES", "1000"))
+SHARDS = 4
+"""The games are played as this many independent servers, each with its own random stream, so
+that the test runners' workers share them."""
 SECRET = b"secrecy-everywhere"
 DAILY = "royal-assassin"  # ranked attempts: the cheapest solitaire to choose a deal for
 TWO_SEAT = sorted(g for g, e in GAMES.items() if e.ruleset.max_seats > 1)
@@ -255,13 +260,15 @@ def test_every_read_route_is_probed():
     assert reads == READ_ROUTES, "a /v1 read route this probe does not call yet: add it"
 
 
-def test_no_secret_before_its_time_through_any_endpoint(monkeypatch):
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_no_secret_before_its_time_through_any_endpoint(monkeypatch, shard):
     # Rating a day's deals (200 bot games each) is nine tenths of this test's time, and tells
     # nothing about secrecy: four games each here (the deals chosen are the same).
     rate = domain.daily.bot_wins
     monkeypatch.setattr(domain.daily, "bot_wins", lambda game, seed: rate(game, seed, 4))
-    court = Court(random.Random(27))
-    while len(court.games) < GAMES_TO_PLAY:
+    court = Court(random.Random(27 + shard))
+    games = GAMES_TO_PLAY // SHARDS
+    while len(court.games) < games:
         court.round()
     assert len(court.days) >= 3  # midnights were crossed: seeds came out as days ended
-    assert court.requests > 10 * GAMES_TO_PLAY
+    assert court.requests > 10 * games

@@ -244,7 +244,7 @@ def test_every_bound_refutes_only_lost_positions(order, size, with_excuse, choic
 
 @pytest.mark.slow
 @settings(max_examples=200)
-@given(st.permutations(range(36)), st.integers(12, 18), st.booleans(), picks)
+@given(st.permutations(range(36)), st.integers(12, 16), st.booleans(), picks)
 def test_no_bound_refutes_a_winnable_position(order, size, with_excuse, choices):
     """Along random winning lines of small decks (every position on them winnable, found by
     plain search of the engine's moves), no bound ever calls a position hopeless: random
