@@ -33,10 +33,11 @@ WIDTHS = {"phone": 375, "desktop": 1280}
 MAX_CLICKS = 1500  # far above any game's length: a game that never ends fails the test
 CLICKS_PER_MOVE = 150  # a board that never makes a move in this many clicks fails the test
 MIDDLE = {"adaman": 3, "royal-ace-assin": 5}  # the version shot as the middle (else 12)
-BOARD_MOVES = {"risus-royale": 60}
+BOARD_MOVES = {"risus-royale": 60, "royal-assassin-duel": 60}
 """Moves clicked on the board before the rest is played from elsewhere: random play of Risus
-Royale runs ~320 moves (median of 30 deals; half a second each in the browser), most of them
-more of the same battles; the end, its verification, record and replay are checked all the same."""
+Royale runs ~320 moves (median of 30 deals; half a second each in the browser) and a Duel
+between two pages ~160, most of them more of the same; the end, its verification, record and
+replay are checked all the same."""
 SLOW_MS = 1000  # a generous bound on the median click: the figures are printed, not judged
 
 # What a player can click on a board: a lit place or a card that can be picked up, and on the
@@ -290,17 +291,21 @@ def middle_at(ruleset):
     return MIDDLE.get(ruleset, 12)
 
 
-def finish_elsewhere(base, game_id, token, rng):
-    """The seat's remaining moves, random and legal, sent through the API with its token, as
-    from the player's other device: the page must follow them to the end by itself."""
+def finish_elsewhere(base, game_id, tokens, rng):
+    """The seats' remaining moves, random and legal, sent through the API with their tokens,
+    as from the players' other devices."""
     for _ in range(MAX_CLICKS):
-        _, _, body = call(base, "GET", f"/v1/games/{game_id}", token=token)
-        if body["game"]["status"] != "playing":
-            return
-        legal = [m for m in body["view"]["legal_moves"] if m["type"] not in ("resign", "undo")]
-        move = {"version": body["game"]["version"], "move": rng.choice(legal)}
-        status, _, answer = call(base, "POST", f"/v1/games/{game_id}/moves", move, token=token)
-        assert status == 201, answer
+        for token in tokens:
+            _, _, body = call(base, "GET", f"/v1/games/{game_id}", token=token)
+            if body["game"]["status"] != "playing":
+                return
+            legal = [m for m in body["view"]["legal_moves"] if m["type"] not in ("resign", "undo")]
+            if legal:
+                move = {"version": body["game"]["version"], "move": rng.choice(legal)}
+                status, _, answer = call(
+                    base, "POST", f"/v1/games/{game_id}/moves", move, token=token
+                )
+                assert status == 201, answer
     pytest.fail("the game did not end")
 
 
@@ -310,7 +315,8 @@ def play_to_the_end(page, base, ruleset, screenshots, latencies, rng, *, checked
     were made by an element of the board and how many on its tray.
 
     A game whose random play runs to hundreds of moves (BOARD_MOVES) is clicked that far, and
-    the rest is played from another device (`finish_elsewhere`), which the page follows."""
+    the rest is played from another device (`finish_elsewhere`); the page, reloaded, shows the
+    game as it ended."""
     game_id, token = game_id_of(page), seat_token(page, game_id_of(page))
     on = {"board": 0, "tray": 0}
     middle = False
@@ -319,7 +325,8 @@ def play_to_the_end(page, base, ruleset, screenshots, latencies, rng, *, checked
         if status != "playing":
             break
         if sum(on.values()) >= BOARD_MOVES.get(ruleset, MAX_CLICKS) and middle:
-            finish_elsewhere(base, game_id, token, rng)
+            finish_elsewhere(base, game_id, [token], rng)
+            page.reload()  # back on this device: the page shows the game as it ended
             page.locator("[data-status]:not([data-status='playing'])").wait_for()
             break
         if not can_play_on_board(page):  # the other seat's move: the page follows the stream
@@ -569,6 +576,11 @@ def test_two_players_in_two_browsers(browser, live, console, screenshots, rulese
     on = {"board": 0, "tray": 0}
     for _ in range(MAX_CLICKS):
         if shown(alice)[0] != "playing" and shown(bob)[0] != "playing":
+            break
+        if sum(on.values()) >= BOARD_MOVES.get(ruleset, MAX_CLICKS) and shot and waited:
+            finish_elsewhere(base, game_id, tokens, rng)
+            for page in (alice, bob):  # back on these devices: the game as it ended
+                page.reload()
             break
         for page in (alice, bob):
             if shown(page)[0] == "playing" and can_play_on_board(page):
