@@ -84,7 +84,7 @@ typecheck: $(STAMP)
 # Under 30 s on two cores (pytest-xdist, one worker per core), and no Java, npm or network:
 # the properties marked slow are left to `make test` (each has a brief twin here).
 unit: $(STAMP)
-	$(BIN)/pytest -n auto -m "not slow" tests/unit tests/conformance domain
+	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not slow" tests/unit tests/conformance domain
 
 # Every tier runs on pytest-xdist, one worker per core (PYTEST_WORKERS overrides), tests
 # handed out as workers free up (loadgroup: a module marked xdist_group stays on one worker);

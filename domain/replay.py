@@ -132,10 +132,6 @@ class Playthrough:
             undo.keep(seat, move, self.state)
         return effects
 
-    def play_event(self, seat: int | None, move: object) -> list[Effect]:
-        """`play`, under the name the CLI's replay of a record still calls it by."""
-        return self.play(seat, move)
-
     def _take_back(self, undo: Undo, seat: int) -> list[Effect]:
         """The position of the moves in force but the last: replayed, unheard, from the
         nearest position kept (or the deal), on a state no one else holds."""

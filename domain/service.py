@@ -1,5 +1,5 @@
 """The game service: the use cases of domain/usecases/ behind one object, for the handlers,
-the Lambda entries and the CLI (and the tests written against it).
+whatever their kind (HTTP, `court serve`, AWS, the CLI), and the tests written against it.
 
 Each method is one use case, called with the service's `Court` (its store, clock, secrets
 and settings); every business rule lives in the use-case modules, none here.

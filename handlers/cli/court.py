@@ -150,7 +150,7 @@ def cmd_replay_record(args: argparse.Namespace) -> int:
         effects: list[Json] = []
         if k > 0:
             try:
-                effects = game.play_event(*events[k - 1])
+                effects = game.play(*events[k - 1])
             except (IllegalMove, GameOver) as e:
                 print(f"step {k}: {e}", file=sys.stderr)
                 return EXIT_ILLEGAL

@@ -41,7 +41,9 @@ def test_assets_are_served_with_their_types(client):
     assert b'src="/web/app.js"' in client.get("/").data
 
 
-@pytest.mark.parametrize("path", ["/web/nope.js", "/web/../app.py", "/web/%2e%2e/app.py"])
+@pytest.mark.parametrize(
+    "path", ["/web/nope.js", "/web/../pyproject.toml", "/web/%2e%2e/pyproject.toml"]
+)
 def test_no_file_outside_the_client_is_served(client, path):
     response = client.get(path)
     assert response.status_code == 404
