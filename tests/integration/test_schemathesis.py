@@ -7,7 +7,6 @@ import subprocess
 import sys
 from collections import Counter
 
-import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import ignored_auth, positive_data_acceptance
@@ -15,9 +14,6 @@ from schemathesis.specs.openapi.checks import ignored_auth, positive_data_accept
 from tests.api_helpers import make_app
 from tests.stores import ROOT
 
-pytestmark = pytest.mark.xdist_group("schemathesis")
-"""One worker runs this module whole: test_enough_cases_ran counts the cases run before it in
-its own process."""
 SEED = int(os.environ.get("ROYAL_STATEFUL_SEED", "5"))
 APP = make_app()
 schema = schemathesis.openapi.from_wsgi("/openapi.yaml", APP)
@@ -35,7 +31,9 @@ def test_api_conforms(case):
 
 
 def test_enough_cases_ran():
-    """At least 500 generated cases over every operation of the spec."""
+    """At least 500 generated cases over every operation of the spec. (All of this module
+    runs in one process: `make test` runs it after the parallel run, since schemathesis' cases
+    of test_api_conforms share one test id, which pytest-xdist cannot hand out.)"""
     assert len(CASES) >= 500, len(CASES)
     assert len(set(CASES)) == len(list(schema.get_all_operations()))
 
