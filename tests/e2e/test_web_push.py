@@ -25,7 +25,7 @@ from tests.websocket_gateway import StreamPump, WebSocketGateway
 pytestmark = pytest.mark.browser
 
 DUEL = "royal-assassin-duel"
-MOVES = 40  # then a resignation: enough turns each way to measure, in a minute
+MOVES = 20  # then a resignation: enough turns each way to measure, in half a minute
 
 
 @pytest.fixture
