@@ -38,8 +38,12 @@ PORT ?= 8000
 run: $(STAMP)
 	$(BIN)/court serve --host $(HOST) --port $(PORT)
 
-# Everything: lint, types, then every tier of tests (DynamoDB Local and the e2e server included).
-test: lint typecheck all-tests
+# Everything: lint, types and every tier of tests (DynamoDB Local and the e2e server included).
+# The checks and the one-process module run beside the parallel run (scripts/together.py: it
+# waits on browsers and servers a third of its time), their output printed when it ends.
+test: $(STAMP) $(TOOLS) browser
+	$(BIN)/python scripts/together.py '$(MAKE) --no-print-directory lint typecheck' \
+	  '$(BIN)/pytest -p no:xdist -q $(ONE_PROCESS)' -- '$(BIN)/pytest $(PARALLEL) --ignore=$(ONE_PROCESS)'
 
 # The spec linter too: redocly (pinned in tools/), configured by redocly.yaml, no errors; and
 # the web client's check (web-check, below).
@@ -106,7 +110,8 @@ integration: $(STAMP) $(TOOLS)
 e2e: $(STAMP) $(TOOLS) browser
 	$(BIN)/pytest $(PARALLEL) tests/e2e
 
-# pytest starts DynamoDB Local itself (a free loopback port per worker) and stops it when done.
+# The tests alone, one part after the other. pytest starts DynamoDB Local itself (a free
+# loopback port per worker) and stops it when done.
 all-tests: $(STAMP) $(TOOLS) browser
 	$(BIN)/pytest $(PARALLEL) --ignore=$(ONE_PROCESS)
 	$(BIN)/pytest -p no:xdist $(ONE_PROCESS)

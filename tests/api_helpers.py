@@ -9,7 +9,9 @@ from typing import Any
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
+from domain.replay_cache import ReplayCache
 from domain.service import GameService
+from handlers.config import Settings
 from handlers.http.app import create_app
 from infra.sqlite_store import SqliteStore
 from tests.openapi_contract import response_problems
@@ -45,10 +47,15 @@ def counting_secrets():
 
 
 def make_service(path: str | None = None, store=None) -> GameService:
+    """A service as the entry points build one (handlers/config.py), the replay cache on at
+    its default size; the clock and secrets fixed, so that failures reproduce. (The cold
+    path, each game replayed from its seed, is held to the cached one by the conformance
+    properties and tests/integration/test_replay_cache.py.)"""
     if store is None:
         path = path or str(Path(tempfile.mkdtemp()) / "court.db")
         store = SqliteStore(path)
-    return GameService(store, fixed_clock, counting_secrets(), b"test-daily-secret")
+    cache = ReplayCache(Settings.replay_cache)
+    return GameService(store, fixed_clock, counting_secrets(), b"test-daily-secret", cache)
 
 
 def make_app(store=None):

@@ -72,16 +72,21 @@ def legal(state: State) -> list[dict]:
     return RA.legal_moves(state, 0)
 
 
-def strings_in(value):
-    """Every string anywhere in a JSON value: what a view shows, for no-leak checks."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from strings_in(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from strings_in(v)
+def strings_in(value: object) -> set[str]:
+    """Every string anywhere in a JSON value: what a view shows, for no-leak checks. (A loop,
+    not a recursive generator: the secrecy properties call it on every response, and it was
+    a tenth of their time.)"""
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            found.add(item)
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
 
 
 RISUS_VECTORS = Path(__file__).resolve().parent / "vectors" / "risus-royale-vectors.jsonl"

@@ -53,6 +53,9 @@ CHOICES_JS = """sel => [...document.querySelectorAll(sel)].map((n, i) => ({
         : n.classList.contains('target') ? 'target'
         : n.querySelector('.tentative') ? 'unassign' : 'select',
     move: n.dataset.move ? JSON.parse(n.dataset.move) : null}))"""
+SENT_JS = """v => Boolean(document.querySelector(
+    `.board.busy, [data-status]:not([data-version='${v}'])`))"""
+"""Whether the page has sent a move (its board is busy) or already shows the next version."""
 WEIGHTS = {
     "target": 8,
     "confirm": 30,
@@ -148,9 +151,12 @@ def new_page(browser, console, width=1280):
 
 
 def shown(page):
-    """(status, version) as the page shows them, through the automation contract."""
-    node = page.locator("[data-status]")
-    return node.get_attribute("data-status"), int(node.get_attribute("data-version"))
+    """(status, version) as the page shows them, through the automation contract (one
+    round trip to the page: the click loops ask it before every move)."""
+    status, version = page.locator("[data-status]").evaluate(
+        "n => [n.dataset.status, n.dataset.version]"
+    )
+    return status, int(version)
 
 
 def seat_token(page, game_id):
@@ -201,7 +207,7 @@ def click_one(page, rng, latencies=None, game=None):
         assert choices, "the board offers nothing to click, yet it is this seat's move"
         index, kind, _ = rng.choices(choices, weights=[WEIGHTS[c[1]] for c in choices])[0]
         page.locator(ACTIONABLE).nth(index).click()
-        if page.locator(".board.busy").count() or moved.count():
+        if page.evaluate(SENT_JS, version):
             moved.or_(page.locator("#message.error")).first.wait_for()
             assert moved.count() == 1, page.locator("#message").inner_text()
             if latencies is not None:

@@ -68,18 +68,31 @@ def said(page):
     return "\n".join(parts)
 
 
+OFFERED_JS = """() => [document.querySelector('[data-status]').dataset.version,
+    [...document.querySelectorAll('[data-move]')].map(n => n.dataset.move)]"""
+CLICKED_JS = """([index, version]) => new Promise((done, fail) => {
+    document.querySelectorAll('[data-move]')[index].click();
+    const moved = () => document.querySelector(`[data-status]:not([data-version='${version}'])`);
+    if (moved()) return done(true);
+    const watch = new MutationObserver(() => { if (moved()) { watch.disconnect(); done(true); } });
+    watch.observe(document, { subtree: true, childList: true, attributes: true });
+    setTimeout(() => { watch.disconnect(); fail(new Error('no next version in 30 s')); }, 30000);
+})"""
+"""The moves offered and the version shown, then a click and the wait for the next version,
+each one round trip to the page: a long game is hundreds of them."""
+
+
 def click_move(page, rng, seat_moves=None):
     """A random legal move (not resign), clicked through its control as the page offers it
     (the list for keyboards: `data-move`), then the page's next version waited for."""
-    moves = [json.loads(m) for m in page.locator("[data-move]").evaluate_all(
-        "ns => ns.map(n => n.dataset.move)")]  # fmt: skip
+    page.locator("[data-status]").wait_for()
+    version, offered = page.evaluate(OFFERED_JS)
+    moves = [json.loads(m) for m in offered]
     real = [i for i, m in enumerate(moves) if m["type"] not in ("resign", "undo")]
     if not real:
         return None
-    version = shown(page)[1]
     index = rng.choice(real)
-    page.locator("[data-move]").nth(index).dispatch_event("click")
-    page.locator(f"[data-status]:not([data-version='{version}'])").wait_for()
+    page.evaluate(CLICKED_JS, [index, version])
     return moves[index]
 
 

@@ -31,8 +31,10 @@ from domain.capabilities import GameEntry
 from domain.daily import select as choose
 from domain.record import move_salt
 from domain.registry import GAMES
+from domain.replay_cache import ReplayCache
 from domain.service import GameService
 from domain.stored import DailyDeal
+from handlers.config import Settings
 from handlers.http.app import create_app
 from tests.api_helpers import counting_secrets
 from tests.fakes import InMemoryStore
@@ -77,7 +79,8 @@ class Court:
         self.rng = rng
         self.clock = Clock()
         self.store = InMemoryStore()
-        self.service = GameService(self.store, self.clock, counting_secrets(), SECRET)
+        cache = ReplayCache(Settings.replay_cache)  # as the entry points run it
+        self.service = GameService(self.store, self.clock, counting_secrets(), SECRET, cache)
         self.client = create_app(self.service).test_client()
         self.probers = {g: Prober(self.store, self.client, g, rng) for g in [DAILY, *TWO_SEAT]}
         self.games: dict[str, dict[int, str]] = {}  # game id -> seat -> token
