@@ -23,6 +23,15 @@ from tests.stores import (  # noqa: E402
 )
 
 STORE_KINDS = ["memory", "sqlite", "moto", "dynamodb-local"]
+FIRST = ("browser", "slow", "long")
+"""The marks of the tests that take half a minute or more."""
+
+
+def pytest_collection_modifyitems(items):
+    """The long tests first, the rest in their order: pytest-xdist hands tests out in this
+    order as workers free up, so the many short ones fill in at the end, and no worker is left
+    alone with a minute-long test while the other core idles."""
+    items.sort(key=lambda item: not any(item.get_closest_marker(m) for m in FIRST))
 
 
 @pytest.fixture(scope="session")

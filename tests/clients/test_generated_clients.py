@@ -28,6 +28,8 @@ from domain.registry import GAMES
 from tests.e2e.test_e2e import server
 from tests.stores import ROOT
 
+pytestmark = pytest.mark.long  # handed out first (tests/conftest.py)
+
 HERE = Path(__file__).resolve().parent
 SPEC = ROOT / "openapi.yaml"
 VENV_BIN = Path(sys.executable).parent

@@ -138,6 +138,7 @@ def test_a_daily_challenge(client):
     assert board["entries"][0]["score"] == final["view"]["outcome"]["score"]
 
 
+@pytest.mark.long
 def test_no_face_down_card_in_any_response_while_playing(client, store):
     """Over many random games through the API: a face-down card's code appears in no body
     and no header of any response while the game is on (views, effects, logs, errors)."""

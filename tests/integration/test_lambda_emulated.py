@@ -40,6 +40,8 @@ from tests.integration.test_lambda_push import (
 from tests.lambda_runtime import lambda_function, unpack
 from tests.stores import ROOT
 
+pytestmark = pytest.mark.long  # handed out first (tests/conftest.py)
+
 TEMPLATE = yaml.safe_load((ROOT / "serverless.yml").read_text())
 TIMEOUT = TEMPLATE["provider"]["timeout"]
 MEMORY = TEMPLATE["provider"]["memorySize"]

@@ -40,6 +40,8 @@ from tests.api_helpers import counting_secrets
 from tests.fakes import InMemoryStore
 from tests.integration.test_two_seat_secrecy import Prober
 
+pytestmark = pytest.mark.long  # handed out first (tests/conftest.py)
+
 GAMES_TO_PLAY = int(os.environ.get("ROYAL_SECRECY_GAMES", "1000"))
 SHARDS = 4
 """The games are played as this many independent servers, each with its own random stream, so

@@ -27,6 +27,8 @@ from tests.api_helpers import counting_secrets, fixed_clock
 from tests.fakes import InMemoryStore
 from tests.helpers import strings_in
 
+pytestmark = pytest.mark.long  # handed out first (tests/conftest.py)
+
 GAMES_TO_PLAY = int(os.environ.get("ROYAL_SECRECY_GAMES", "2000"))
 LONG_GAMES = {"royal-assassin-duel": 100}
 """A Duel runs ~160 moves (about 500 requests of the probe): it plays 1/100 as many games."""
