@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 TOOLS  := tools/node_modules/.installed
 APT    := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
-.PHONY: run test lint typecheck unit integration e2e all-tests bench tools browser lambda deploy openapi golden clean web web-check
+.PHONY: run setup test lint typecheck unit integration e2e all-tests bench tools browser lambda deploy openapi golden clean web web-check
 
 # The Python environment: created and installed on first use, refreshed when pyproject changes.
 $(STAMP): pyproject.toml
@@ -25,6 +25,13 @@ $(TOOLS): tools/package.json tools/package-lock.json
 
 tools: $(TOOLS)
 
+# Everything `make test` installs, pip's and npm's side by side: on a fresh clone each spends
+# most of its minute waiting on downloads and disks, not on a core.
+setup:
+	@$(MAKE) --no-print-directory $(TOOLS) browser & tools=$$!; \
+	$(MAKE) --no-print-directory $(STAMP); python=$$?; \
+	wait $$tools; tools=$$?; exit $$(( python || tools ))
+
 # The browser for the web client's tests: Debian's Chromium (Playwright's own download is not
 # reachable here) and a font with every glyph the client draws. Playwright launches it through
 # executable_path (ROYAL_CHROMIUM overrides /usr/bin/chromium).
@@ -41,7 +48,7 @@ run: $(STAMP)
 # Everything: lint, types and every tier of tests (DynamoDB Local and the e2e server included).
 # The checks and the one-process module run beside the parallel run (scripts/together.py: it
 # waits on browsers and servers a third of its time), their output printed when it ends.
-test: $(STAMP) $(TOOLS) browser
+test: setup
 	$(BIN)/python scripts/together.py '$(MAKE) --no-print-directory lint typecheck' \
 	  '$(BIN)/pytest -p no:xdist -q $(ONE_PROCESS)' -- '$(BIN)/pytest $(PARALLEL) --ignore=$(ONE_PROCESS)'
 
