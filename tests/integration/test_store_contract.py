@@ -128,7 +128,11 @@ def test_unicode_survives(store):
     assert loaded.moves[0].move["text"] == "Long live the King! 👑"
 
 
-def test_racing_writers_exactly_one_wins(store):
+def test_racing_writers_exactly_one_wins(store, request):
+    if request.node.callspec.params["store"] == "moto":
+        # As below (getmoto/moto#7166): moto checks a condition and writes in separate steps,
+        # and two racing writers both won once on a loaded machine.
+        pytest.skip("moto is not thread-safe: the race runs on DynamoDB Local")
     store.create(record())
     results = []
     barrier = threading.Barrier(8)
