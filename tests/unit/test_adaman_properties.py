@@ -186,14 +186,39 @@ def children(state):
     ]
 
 
+def successors(state):
+    """The positions `children` reaches, from the engine's moves as it holds them (what
+    `legal_moves` lists, before they are written as JSON): the plain search's millions of
+    steps need no JSON round trip."""
+    after = []
+    for move in AD._legal(state, 0):
+        if move.kind != "resign":
+            child = state.copy()
+            AD._play(child, 0, move, [])
+            after.append(child)
+    return after
+
+
 def exhaustive(state, memo):
     """Plain search over the engine's own moves: no pruning, no ordering."""
     if state.status != "playing":
         return state.status == "won"
     key = engine_key(state)
     if key not in memo:
-        memo[key] = any(exhaustive(child, memo) for _, child in children(state))
+        memo[key] = any(exhaustive(child, memo) for child in successors(state))
     return memo[key]
+
+
+def test_the_plain_search_steps_as_the_engine_moves():
+    """`successors` (typed moves) reaches exactly the positions `children` (the engine's
+    JSON moves) does, in the same order, along a game."""
+    state = AD.start("0" * 32, {"excuse": True, "extra_personalities": 2})
+    for _ in range(30):
+        if AD.is_over(state):
+            break
+        mine = [engine_key(child) for child in successors(state)]
+        assert mine == [engine_key(child) for _, child in children(state)]
+        state = successors(state)[-1]
 
 
 @pytest.mark.slow

@@ -302,7 +302,7 @@ class Adaman(Ruleset[State, Move]):
             return
         if len(state.controlled) == state.personalities:
             state.status = "won"
-        elif len(self._legal(state, 0)) == 1:  # nothing but resign
+        elif not self._can_move(state):  # nothing but resign
             state.status = "lost"
         else:
             return
@@ -319,6 +319,20 @@ class Adaman(Ruleset[State, Move]):
             return Move("excuse", move["card"])
         ordered = tuple(sorted(move["with"], key=lambda code: BY_CODE[code].index))
         return Move("control", move["target"], ordered)
+
+    def _can_move(self, state: State) -> bool:
+        """Whether any move but resign is legal: an Excuse waiting to be played (it may always
+        move, if only to no card), or a target whose suits' resources together reach its rank.
+        Every move settles on this, so it asks no more than that: the moves themselves are
+        listed only when asked for (most positions of a search are never expanded)."""
+        if state.excuse_row is not None:
+            return True
+        resources = real_cards(state.resources)
+        for target in (*real_cards(state.capital), *state.palace):
+            mask = target.suit_mask
+            if sum(r.rank for r in resources if r.suit_mask & mask) >= target.rank:
+                return True
+        return False
 
     def _legal(self, state: State, seat: int) -> tuple[Move, ...]:
         if seat != 0 or state.status != "playing":
