@@ -12,6 +12,7 @@ from domain.deal import seed_commitment
 from domain.record import move_hash
 from domain.registry import GAMES
 from domain.replay import replay
+from domain.replay_cache import ReplayCache
 from domain.service import GameService
 from domain.verify import verify
 from tests.api_helpers import counting_secrets, fixed_clock
@@ -22,8 +23,9 @@ RA = GAMES["royal-assassin"].ruleset
 
 
 def finished_record(ruleset="royal-assassin", seed=None, options=None, pick=0):
-    """A real game played to its end through the service, and its record."""
-    service = GameService(InMemoryStore(), fixed_clock, counting_secrets())
+    """A real game played to its end through the service (its replay cache on, as the entry
+    points run it: hundreds of moves), and its record."""
+    service = GameService(InMemoryStore(), fixed_clock, counting_secrets(), b"", ReplayCache())
     # A game of several seats is played against a random bot in the other seats.
     others = [{"player": "bot", "policy": "random"}] * (GAMES[ruleset].ruleset.min_seats - 1)
     snap = service.create_game(ruleset, options, seed, seats=[{"player": "human"}, *others])
