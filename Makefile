@@ -6,6 +6,13 @@ STAMP  := $(VENV)/.installed
 TOOLS  := tools/node_modules/.installed
 APT    := $(shell [ "$$(id -u)" = 0 ] && echo apt-get || echo sudo apt-get)
 
+# Python keeps each module's compiled bytecode (__pycache__, ignored by git, left out of the
+# Lambda artifact) unless told not to. Some machines are (this one's environment sets
+# PYTHONDONTWRITEBYTECODE): then every process of a run — each pytest worker, each `court serve`
+# a test starts, each Lambda runtime — compiles the whole app from source again, and pytest
+# rewrites every test module again: a quarter of `make unit`'s time.
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: run setup test lint typecheck unit integration e2e all-tests bench tools browser lambda deploy openapi golden clean web web-check
 
 # The Python environment: created and installed on first use, refreshed when pyproject changes.
@@ -94,8 +101,10 @@ typecheck: $(STAMP)
 # The pure tiers: rules, service on the in-memory store, conformance, goldens, doctests.
 # Under 30 s on two cores (pytest-xdist, one worker per core), and no Java, npm or network:
 # the properties marked slow are left to `make test` (each has a brief twin here).
+# (Nor do they load the plugins for browsers, schemathesis and anyio, which they never use.)
+NO_SERVER_PLUGINS := -p no:playwright -p no:schemathesis -p no:anyio
 unit: $(STAMP)
-	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not slow" tests/unit tests/conformance domain
+	$(BIN)/pytest -n $(PYTEST_WORKERS) -m "not slow" $(NO_SERVER_PLUGINS) tests/unit tests/conformance domain
 
 # Every tier runs on pytest-xdist, one worker per core (PYTEST_WORKERS overrides), tests
 # handed out as workers free up (loadgroup: a module marked xdist_group stays on one worker);
