@@ -23,6 +23,7 @@ from domain.registry import GAMES, get_ruleset
 from domain.verify import verify
 from tests.e2e.conftest import AXE, SCREENSHOTS
 from tests.e2e.test_e2e import call, server
+from tests.e2e.words import check_the_end_is_said, raw_words, said, the_whole_list
 from tests.stores import ROOT
 
 pytestmark = pytest.mark.browser
@@ -408,6 +409,7 @@ def test_a_whole_solitaire_played_on_its_board(
     assert page.locator(".board.playable").count() == 0
     _, _, body = call(base, "GET", f"/v1/games/{game_id}")
     assert (body["game"]["status"], body["game"]["version"]) == (status, version)
+    check_the_end_is_said(page, base, game_id, token)
     shoot(page, screenshots, f"{ruleset}-end")
 
     # The deal, verified in the browser, agrees with the server's.
@@ -561,21 +563,40 @@ def test_a_character_is_made_with_steppers(browser, base, console):
 @pytest.mark.parametrize("ruleset", TWO_SEATS)
 def test_against_a_bot(browser, base, console, screenshots, latencies, ruleset):
     page = new_page(browser, console)
-    deal(page, base, ruleset, {1: "bot:random"})
+    game_id = deal(page, base, ruleset, {1: "bot:random"})
+    token = seat_token(page, game_id)
     on = play_to_the_end(page, base, ruleset, screenshots, latencies, random.Random(3))
     assert on["board"] >= 1, on
     page.locator("[data-status]:not([data-status='playing'])").wait_for()
+    moves = check_the_end_is_said(page, base, game_id, token)
+    assert any(s.startswith("Bot (random) ") for _, s, _ in moves), moves[:5]  # the bot's moves
     shoot(page, screenshots, f"{ruleset}-end")
-    check_secret_deal_end(page, base, game_id_of(page))
+    check_secret_deal_end(page, base, game_id)
+    # One click for a new deal with the same seats.
+    page.locator("#rematch").click()
+    page.wait_for_url(lambda url: game_id not in url)
+    page.locator("[data-status='playing']").wait_for()
+    again = game_id_of(page)
+    _, _, body = call(base, "GET", f"/v1/games/{again}", token=seat_token(page, again))
+    assert [s["player"] for s in body["game"]["seats"]] == ["human", "bot"]
+    assert body["game"]["seats"][1]["policy"] == "random"
+    _, _, before = call(base, "GET", f"/v1/games/{game_id}")
+    assert body["game"]["seed_commitment"] != before["game"]["seed_commitment"]
 
 
 @pytest.mark.parametrize("ruleset", TWO_SEATS)
 def test_two_players_in_two_browsers(browser, live, console, screenshots, ruleset):
+    """Two people, each on the board of their own browser (Bob on a phone, by Alice's invite
+    link): each page follows the other's moves on its event stream and says them from its
+    side ("Opponent …" as they arrive, "Your turn" in the tab's title, the reveal of Royal
+    Ace-assin card by card); a spectator reads the same game with the players by their
+    places; the finished game verifies from a seat and from a browser with no seat."""
     base, log = live
     alice = new_page(browser, console)
     requested = []  # every URL either page asks for: the waiting is done by streams
     alice.on("request", lambda r: requested.append(r.url))
     game_id = deal(alice, base, ruleset, {1: "human"})
+    assert "not joined yet" in alice.locator("#seats").inner_text()
     link = alice.locator(".invite-link").input_value()
     assert re.fullmatch(rf"{re.escape(base)}/play/{game_id}#invite=[^&]+&seat=1", link)
     bob = new_page(browser, console, width=375)
@@ -584,47 +605,99 @@ def test_two_players_in_two_browsers(browser, live, console, screenshots, rulese
     bob.locator("[data-status]").wait_for()
     bob.locator("text=You joined").first.wait_for()
     assert "#" not in bob.url  # the invite left the address bar once used
+    # The host's page learns that seat 2 joined, without a move.
+    alice.locator("#announce", has_text="Opponent joined the game.").wait_for()
+    assert "not joined yet" not in alice.locator("#seats").inner_text()
     tokens = [seat_token(alice, game_id), seat_token(bob, game_id)]
     assert all(tokens) and tokens[0] != tokens[1]
+    pages = (alice, bob)
     rng = random.Random(7)
-    waited = shot = False
+    waited = shot = titled = False
     on = {"board": 0, "tray": 0}
+    movers = {}  # version: the seat whose click made it
     for _ in range(MAX_CLICKS):
-        if shown(alice)[0] != "playing" and shown(bob)[0] != "playing":
+        if all(shown(page)[0] != "playing" for page in pages):
             break
-        if sum(on.values()) >= BOARD_MOVES.get(ruleset, MAX_CLICKS) and shot and waited:
+        if sum(on.values()) >= BOARD_MOVES.get(ruleset, MAX_CLICKS) and shot and titled and waited:
             finish_elsewhere(base, game_id, tokens, rng)
-            for page in (alice, bob):  # back on these devices: the game as it ended
+            for page in pages:  # back on these devices: the game as it ended
                 page.reload()
             break
-        for page in (alice, bob):
-            if shown(page)[0] == "playing" and can_play_on_board(page):
-                kind = click_one(page, rng)
-                on["board" if kind == "target" else "tray"] += 1
-            if shown(page)[0] == "playing" and not can_play_on_board(page):
+        clicked = False
+        for seat, page in enumerate(pages):
+            if shown(page)[0] != "playing":
+                continue
+            if not can_play_on_board(page):
                 waited |= page.locator("#waiting").is_visible()
+                continue
+            clicked = True
+            other = pages[1 - seat]
+            waiting = "Waiting" in other.locator("#game-status").inner_text()
+            kind = click_one(page, rng)
+            on["board" if kind == "target" else "tray"] += 1
+            status, version = shown(page)
+            movers[version] = seat
+            if status == "playing" and not can_play_on_board(page):  # its move is sealed
+                waited |= page.locator("#waiting").is_visible()
+            if not waiting:
+                continue  # a simultaneous step: the other page reads it after its own move
+            # The waiting page hears of it on its stream, and says it from its side.
+            entry = other.locator(f"#effects > li[data-seq='{version}'] .event-move")
+            entry.wait_for()
+            assert entry.inner_text().startswith("Opponent "), entry.inner_text()
+            if (
+                shown(other)[0] == "playing"
+                and "Your turn" in other.locator("#game-status").inner_text()
+            ):
+                other.wait_for_function("document.title.startsWith('▶ Your turn')")
+                titled = True
         if not shot and shown(bob)[1] >= middle_at(ruleset):
             shot = True
             shoot(bob, screenshots, f"{ruleset}-two-players-middle")
-        # Each page follows the other's moves on its event stream.
-        alice.wait_for_timeout(50)
+        if not clicked:  # each page follows the other's moves on its event stream
+            alice.wait_for_timeout(50)
     else:
         pytest.fail("the game did not end")
     assert on["board"] >= 1, on
     assert waited  # someone was shown "waiting for your opponent"
+    assert titled  # one of them was called back in its tab's title
     assert any(url.endswith(f"/v1/games/{game_id}/events") for url in requested)
     assert not any("wait=" in url for url in requested)  # not a single long-poll
-    for page in (alice, bob):
+    for page in pages:
         page.locator("[data-status]:not([data-status='playing'])").wait_for()
     assert shown(alice) == shown(bob)
+    # Each move said from each side: its own as "You", the other's as "Opponent's".
+    for seat, page in enumerate(pages):
+        assert not page.title().startswith("▶")
+        for seq, sentence, _ in check_the_end_is_said(page, base, game_id, tokens[seat], seat):
+            if seq in movers:
+                expected = "You " if movers[seq] == seat else "Opponent "
+                assert sentence.startswith(expected), (seat, seq, sentence)
+    verdicts = {page.locator("#outcome").get_attribute("data-verdict") for page in pages}
+    assert verdicts in ({"won", "lost"}, {"draw"})
+    if ruleset == "royal-ace-assin":
+        # The reveal: each card flipped is a sentence of its own, from each side.
+        text = alice.locator("#effects").inner_text()
+        assert re.search(r"Opponent flips your \d+[♣♦♥♠]", text), text[-800:]
+        assert re.search(r"You flip Opponent's \d+[♣♦♥♠] under the (King|Queen|Jack)", text)
+        assert "The gambit: exposed totals" in text
     shoot(bob, screenshots, f"{ruleset}-two-players")
+    shoot(alice, screenshots, f"{ruleset}-two-players-alice")
     check_secret_deal_end(bob, base, game_id)
-    # Once it is over every hidden placement and sealed flip is shown with its salt: the chain
-    # checks from a seat and from a browser with no seat at all.
+    # A spectator reads the same game with the players by their places, never by number.
     spectator = new_page(browser, console)
     spectator.goto(f"{base}/play/{game_id}")
+    _, _, body = call(base, "GET", f"/v1/games/{game_id}")
+    version = body["game"]["version"]
+    sentences = [sentence for _, sentence, _ in the_whole_list(spectator, version)]
+    assert all(s.startswith(("Player 1 ", "Player 2 ")) for s in sentences), sentences[:4]
+    winner = body["game"]["outcome"].get("winner")
+    expected = "Draw." if winner is None else f"Player {winner + 1} won."
+    assert spectator.locator("#outcome").inner_text() == expected
+    assert raw_words(said(spectator), ruleset) == []
+    # Once it is over every hidden placement and sealed flip is shown with its salt: the chain
+    # checks from a seat and from a browser with no seat at all.
     for page in (bob, spectator):
-        version = shown(page)[1]
         page.locator("#verify-deal").click()
         result = page.locator("#verify-result")
         result.wait_for()
