@@ -86,7 +86,7 @@ def base_url(tmp_path_factory):
     folder = tmp_path_factory.mktemp("clients-server")
     with (
         open(folder / "server.log", "w") as log,
-        server("--db", str(folder / "court.db"), "--workers", "1", "--no-prepare-daily",
+        server("--db", str(folder / "court.db"), "--workers", "1",
                env={"ROYAL_DAILY_SECRET": "generated-clients"}, stderr=log) as (base, _),
     ):  # fmt: skip
         yield base

@@ -15,12 +15,26 @@ from tests.stores import FAKE_CREDENTIALS, ROOT, _free_port, fresh_table_name, r
 
 
 @contextlib.contextmanager
-def server(*args, env=None, stderr=subprocess.PIPE, preexec_fn=None, module="handlers.cli"):
+def server(
+    *args,
+    env=None,
+    stderr=subprocess.PIPE,
+    preexec_fn=None,
+    module="handlers.cli",
+    prepare_daily=False,
+):
     """A real `court serve` on a free port: yields its base URL and process.
 
     Pass a file as `stderr` when the server will log more than a pipe holds (64 KiB), and
     `module="tests.games.serve"` for a server that also offers the test-only games.
+
+    The daily deals are chosen on first need (the fallback), not at start, unless
+    `prepare_daily`: choosing today's and tomorrow's for every solitaire takes some 16 s of a
+    core (worker 0's, beside its requests), at each of the dozens of servers the tests start;
+    tests/e2e/test_prepare_daily.py is the step's own test.
     """
+    if not prepare_daily:
+        args = (*args, "--no-prepare-daily")
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
 

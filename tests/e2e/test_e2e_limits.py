@@ -32,7 +32,6 @@ def court_serve(tmp_path, *args, env=None, preexec_fn=None):
             "1",
             "--db",
             str(tmp_path / "court.db"),
-            "--no-prepare-daily",
             *args,
             env=env,
             stderr=log,

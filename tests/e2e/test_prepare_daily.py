@@ -36,7 +36,10 @@ def test_a_fresh_server_has_todays_and_tomorrows_deals_ready(tmp_path):
     log = tmp_path / "server.log"
     with (
         open(log, "w") as err,
-        server("--db", str(db), "--workers", "2", env=SECRET, stderr=err) as (base, _),
+        server("--db", str(db), "--workers", "2", env=SECRET, stderr=err, prepare_daily=True) as (
+            base,
+            _,
+        ),
     ):
         now = datetime.now(UTC)
         today, tomorrow = now.date().isoformat(), (now + timedelta(days=1)).date().isoformat()
@@ -57,7 +60,7 @@ def test_a_fresh_server_has_todays_and_tomorrows_deals_ready(tmp_path):
 
 def test_without_the_step_the_first_request_chooses_them(tmp_path):
     db = tmp_path / "court.db"
-    with server("--db", str(db), "--workers", "1", "--no-prepare-daily", env=SECRET) as (base, _):
+    with server("--db", str(db), "--workers", "1", env=SECRET) as (base, _):
         time.sleep(1)
         assert kept(db, datetime.now(UTC).date().isoformat()) == set()
         status, body, seconds = timed(base, "/v1/daily/today")  # the lazy fallback
@@ -72,7 +75,7 @@ def test_a_failing_step_is_logged_and_the_worker_serves_on(tmp_path):
     db.with_name("court.db.daily-secret").mkdir()  # the secret file cannot be made or read
     with (
         open(log, "w") as err,
-        server("--db", str(db), "--workers", "1", stderr=err) as (base, proc),
+        server("--db", str(db), "--workers", "1", stderr=err, prepare_daily=True) as (base, proc),
     ):
         deadline = time.monotonic() + 30
         while "preparing the daily deals failed" not in log.read_text():

@@ -31,8 +31,7 @@ pytestmark = pytest.mark.browser
 def base(tmp_path_factory):
     folder = tmp_path_factory.mktemp("sixth")
     env = {"ROYAL_DB": str(folder / "court.db"), "ROYAL_DAILY_SECRET": "sixth-game-tests"}
-    no_daily = "--no-prepare-daily"  # chosen on first need (see test_web_client's `live`)
-    with server(no_daily, env=env, module="tests.games.serve") as (url, _):
+    with server(env=env, module="tests.games.serve") as (url, _):
         yield url
 
 

@@ -89,10 +89,7 @@ def live(tmp_path_factory):
     folder = tmp_path_factory.mktemp("web")
     log = open(folder / "server.log", "w+")  # noqa: SIM115 (closed below)
     env = {"ROYAL_DB": str(folder / "court.db"), "ROYAL_DAILY_SECRET": "web-client-tests"}
-    # No daily deals chosen at start: the two tests that play a daily have today's chosen on
-    # first need (the fallback). Choosing today's and tomorrow's for every solitaire takes 16 s
-    # of CPU, at each of the servers the browser tests start; test_prepare_daily covers it.
-    with server("--no-prepare-daily", env=env, stderr=log) as (base, _):
+    with server(env=env, stderr=log) as (base, _):
         yield base, folder / "server.log"
     log.close()
 

@@ -47,8 +47,7 @@ def aws_path(monkeypatch, dynamodb_local_endpoint, tmp_path):
     serve_env = {**env, "ROYAL_PUSH_URL": gateway.url, "ROYAL_DAILY_SECRET": "push-tests"}
     log = open(tmp_path / "server.log", "w")  # noqa: SIM115 (closed below)
     try:
-        no_daily = "--no-prepare-daily"  # see test_web_client's `live`
-        with server("--games-per-minute", "0", no_daily, env=serve_env, stderr=log) as (base, _):
+        with server("--games-per-minute", "0", env=serve_env, stderr=log) as (base, _):
             yield base, gateway, pump
     finally:
         pump.stop()
