@@ -287,6 +287,8 @@ def create_app(
 
     @app.after_request
     def log_request(response: Response) -> Response:
+        if not access_log.isEnabledFor(logging.INFO):
+            return response  # (a line nobody keeps is not written)
         started = g.get("started")
         elapsed = (time.perf_counter() - started) * 1000 if started else 0.0
         game_id = (request.view_args or {}).get("game_id") or g.get("created_game_id")
