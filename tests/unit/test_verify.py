@@ -12,10 +12,8 @@ from domain.deal import seed_commitment
 from domain.record import move_hash
 from domain.registry import GAMES
 from domain.replay import replay
-from domain.replay_cache import ReplayCache
-from domain.service import GameService
 from domain.verify import verify
-from tests.api_helpers import counting_secrets, fixed_clock
+from tests.api_helpers import make_service
 from tests.conformance.test_malformed_moves import JSON_VALUES
 from tests.fakes import InMemoryStore
 
@@ -25,7 +23,7 @@ RA = GAMES["royal-assassin"].ruleset
 def finished_record(ruleset="royal-assassin", seed=None, options=None, pick=0):
     """A real game played to its end through the service (its replay cache on, as the entry
     points run it: hundreds of moves), and its record."""
-    service = GameService(InMemoryStore(), fixed_clock, counting_secrets(), b"", ReplayCache())
+    service = make_service(store=InMemoryStore())
     # A game of several seats is played against a random bot in the other seats.
     others = [{"player": "bot", "policy": "random"}] * (GAMES[ruleset].ruleset.min_seats - 1)
     snap = service.create_game(ruleset, options, seed, seats=[{"player": "human"}, *others])
@@ -179,7 +177,7 @@ def test_options_are_checked(record):
 
 
 def test_an_unfinished_game_is_not_verifiable_yet():
-    service = GameService(InMemoryStore(), fixed_clock, counting_secrets())
+    service = make_service(store=InMemoryStore())
     snap = service.create_game("royal-assassin", None, "royal")
     service.play(snap.game["id"], snap.token, 0, {"type": "reserve"})
     rec = service.record(snap.game["id"], None)
@@ -190,7 +188,7 @@ def test_an_unfinished_game_is_not_verifiable_yet():
 
 
 def test_undo_events_verify():
-    service = GameService(InMemoryStore(), fixed_clock, counting_secrets())
+    service = make_service(store=InMemoryStore())
     snap = service.create_game("royal-assassin", {"undo": True}, None)
     gid, token = snap.game["id"], snap.token
     snap = service.play(gid, token, 0, {"type": "reserve"})

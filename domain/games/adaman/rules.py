@@ -7,7 +7,7 @@ their top card at the end of the list so that dealing is a cheap `pop()`.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
@@ -205,6 +205,20 @@ def _payments(target: DecktetCard, eligible: tuple[DecktetCard, ...]) -> tuple[M
     )
 
 
+def _targets(
+    state: State, resources: list[DecktetCard]
+) -> Iterator[tuple[DecktetCard, tuple[DecktetCard, ...]]]:
+    """Each card that may be controlled (the capital's, then the palace's) with the resources
+    sharing a suit with it, in the order of `resources`; a card no resource shares a suit with
+    is left out. What a payment may use: `_legal` lists the payments, `_can_move` asks only
+    whether one exists."""
+    for target in (*real_cards(state.capital), *state.palace):
+        mask = target.suit_mask
+        eligible = tuple(r for r in resources if r.suit_mask & mask)
+        if eligible:
+            yield target, eligible
+
+
 def _real_count(row: list[DecktetCard]) -> int:
     """How many cards of a row count (the Excuse lying there does not)."""
     return len(row) - (EXCUSE in row)
@@ -327,12 +341,10 @@ class Adaman(Ruleset[State, Move]):
         listed only when asked for (most positions of a search are never expanded)."""
         if state.excuse_row is not None:
             return True
-        resources = real_cards(state.resources)
-        for target in (*real_cards(state.capital), *state.palace):
-            mask = target.suit_mask
-            if sum(r.rank for r in resources if r.suit_mask & mask) >= target.rank:
-                return True
-        return False
+        return any(
+            sum(r.rank for r in eligible) >= target.rank
+            for target, eligible in _targets(state, real_cards(state.resources))
+        )
 
     def _legal(self, state: State, seat: int) -> tuple[Move, ...]:
         if seat != 0 or state.status != "playing":
@@ -348,11 +360,8 @@ class Adaman(Ruleset[State, Move]):
             moves = [Move("excuse", c.code) for c in movable] or [Move("excuse", None)]
         else:
             resources = sorted(real_cards(state.resources), key=_by_index)
-            for target in (*real_cards(state.capital), *state.palace):
-                mask = target.suit_mask
-                eligible = tuple(r for r in resources if r.suit_mask & mask)
-                if eligible:
-                    moves += _payments(target, eligible)
+            for target, eligible in _targets(state, resources):
+                moves += _payments(target, eligible)
         moves.append(RESIGN)
         state.legal_cache = legal = tuple(moves)
         return legal
