@@ -22,14 +22,13 @@ from typing import Any
 from urllib.parse import quote
 
 import jsonschema_rs
-import yaml
 from jsonschema import Draft202012Validator
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from domain.registry import GAMES
 from handlers.http.openapi import _pascal, render
-from tests.stores import ROOT
+from tests.stores import ROOT, load_yaml
 
 SPEC_PATH = ROOT / "openapi.yaml"
 SPEC_URI = "urn:royal-court:openapi"
@@ -43,12 +42,12 @@ def spec() -> dict[str, Any]:
 
 @functools.cache
 def _spec_for(games: tuple[str, ...]) -> dict[str, Any]:
-    committed: dict[str, Any] = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
+    committed: dict[str, Any] = load_yaml(SPEC_PATH.read_text(encoding="utf-8"))
     unions = {ref["$ref"].rsplit("/", 1)[1] for ref in committed["components"]["schemas"]
               ["Move"]["anyOf"]}  # fmt: skip
     if unions == {f"{_pascal(game)}Move" for game in games}:
         return committed
-    generated: dict[str, Any] = yaml.safe_load(render())
+    generated: dict[str, Any] = load_yaml(render())
     return generated
 
 

@@ -18,10 +18,20 @@ import tempfile
 import time
 import uuid
 from pathlib import Path
+from typing import Any
 
 import pytest
+import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_yaml(text: str) -> Any:
+    """YAML (openapi.yaml, serverless.yml) as data, as `yaml.safe_load` reads it but parsed by
+    libyaml: PyYAML's pure-Python loader takes seconds over openapi.yaml, in every process."""
+    return yaml.load(text, Loader=yaml.CSafeLoader)
+
+
 FAKE_CREDENTIALS = {
     "AWS_ACCESS_KEY_ID": "testing",
     "AWS_SECRET_ACCESS_KEY": "testing",

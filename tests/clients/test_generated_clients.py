@@ -22,11 +22,10 @@ import sys
 from pathlib import Path
 
 import pytest
-import yaml
 
 from domain.registry import GAMES
 from tests.e2e.test_e2e import server
-from tests.stores import ROOT
+from tests.stores import ROOT, load_yaml
 
 pytestmark = pytest.mark.long  # handed out first (tests/conftest.py)
 
@@ -105,7 +104,7 @@ def generate_python_client(folder: Path) -> Path:
         assert dropped not in output, output
     # Every object the spec names is a model (a union is a type, not a class).
     exported = (folder / PACKAGE / "models" / "__init__.py").read_text()
-    schemas = yaml.safe_load(SPEC.read_text())["components"]["schemas"]
+    schemas = load_yaml(SPEC.read_text())["components"]["schemas"]
     objects = [name for name, schema in schemas.items() if "properties" in schema]
     assert [name for name in objects if f'"{name}",' not in exported] == []
     return folder / PACKAGE

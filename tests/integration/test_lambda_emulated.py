@@ -24,7 +24,6 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-import yaml
 
 from domain.registry import GAMES
 from tests.integration.test_lambda import body_of
@@ -38,11 +37,11 @@ from tests.integration.test_lambda_push import (
     push_tables,
 )
 from tests.lambda_runtime import lambda_function, unpack
-from tests.stores import ROOT
+from tests.stores import ROOT, load_yaml
 
 pytestmark = pytest.mark.long  # handed out first (tests/conftest.py)
 
-TEMPLATE = yaml.safe_load((ROOT / "serverless.yml").read_text())
+TEMPLATE = load_yaml((ROOT / "serverless.yml").read_text())
 TIMEOUT = TEMPLATE["provider"]["timeout"]
 MEMORY = TEMPLATE["provider"]["memorySize"]
 RULESET = "royal-ace-assin"

@@ -31,7 +31,6 @@ from urllib.parse import unquote
 
 import boto3
 import pytest
-import yaml
 
 from domain.registry import GAMES
 from domain.replay import replay
@@ -40,7 +39,7 @@ from infra.push_connections import PushConnections
 from tests.helpers import strings_in
 from tests.integration.test_lambda import body_of
 from tests.integration.test_lambda import event as http_event
-from tests.stores import ROOT, _free_port, dynamo_client, fresh_table_name
+from tests.stores import ROOT, _free_port, dynamo_client, fresh_table_name, load_yaml
 
 EVENTS = Path(__file__).parent / "events"
 CONNECT = json.loads((EVENTS / "websocket_connect.json").read_text())
@@ -164,7 +163,7 @@ class TableStream:
         described = dynamo_client(endpoint).describe_table(TableName=table)["Table"]
         self.arn = described["LatestStreamArn"]
         self.iterators: dict[str, str | None] = {}
-        template = yaml.safe_load((ROOT / "serverless.yml").read_text())
+        template = load_yaml((ROOT / "serverless.yml").read_text())
         mapping = template["resources"]["Resources"]["PushStream"]["Properties"]
         self.filters = [json.loads(f["Pattern"]) for f in mapping["FilterCriteria"]["Filters"]]
 

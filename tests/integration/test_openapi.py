@@ -6,14 +6,13 @@ import json
 import random
 
 import pytest
-import yaml
 from openapi_spec_validator import validate
 
 from domain.registry import GAMES
 from handlers.http.openapi import _pascal, render
 from tests import openapi_contract as contract
 from tests.openapi_contract import SPEC_URI
-from tests.stores import ROOT
+from tests.stores import ROOT, load_yaml
 
 SPEC_PATH = ROOT / "openapi.yaml"
 
@@ -23,13 +22,13 @@ def test_committed_spec_is_fresh():
 
 
 def test_spec_is_valid_openapi_31():
-    spec = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
+    spec = load_yaml(SPEC_PATH.read_text(encoding="utf-8"))
     assert spec["openapi"] == "3.1.0"
     validate(spec)
 
 
 def test_every_operation_documents_its_errors_with_examples():
-    spec = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))
+    spec = load_yaml(SPEC_PATH.read_text(encoding="utf-8"))
     play = spec["paths"]["/v1/games/{game_id}/moves"]["post"]["responses"]
     assert set(play) == {"201", "400", "401", "403", "404", "409", "413", "422", "503"}
     for code, response in play.items():
@@ -115,7 +114,7 @@ def _first_fit_parser(spec):
 def test_shared_moves_are_one_schema_each():
     """`resign` (every ruleset) and `undo` (every solitaire) are one component each, which every
     ruleset's union references; branches and nested objects are named components with titles."""
-    schemas = yaml.safe_load(SPEC_PATH.read_text(encoding="utf-8"))["components"]["schemas"]
+    schemas = load_yaml(SPEC_PATH.read_text(encoding="utf-8"))["components"]["schemas"]
     for entry in GAMES.values():
         union = schemas[f"{_pascal(entry.id)}Move"]
         mapping = union["discriminator"]["mapping"]

@@ -9,7 +9,7 @@ import zipfile
 
 import pytest
 
-from tests.stores import ROOT
+from tests.stores import ROOT, load_yaml
 
 SERVERLESS = ROOT / "tools/node_modules/.bin/serverless"
 ALLOWED = {
@@ -181,9 +181,7 @@ def test_creation_and_costly_routes_are_throttled_below_the_stage_default(packag
     assert {n for n, key in routes.items() if key in throttled} <= set(stage["DependsOn"])
     assert "$default" in routes.values()
     # Each throttled key is a real operation of the API.
-    import yaml
-
-    spec = yaml.safe_load((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
+    spec = load_yaml((ROOT / "openapi.yaml").read_text(encoding="utf-8"))
     for key in throttled:
         method, path = key.split(" ")
         assert method.lower() in spec["paths"][path], key
