@@ -92,12 +92,13 @@ def list_finished(court: Court, ruleset_id: str | None, limit: int, cursor: str 
 
 def finished_json(court: Court, r: GameRecord) -> Json:
     """A finished game in the public listing: its seed only once it may be shown (a ranked
-    daily game's not before its day is over, when the day's seed is public anyway)."""
+    daily game's not before its day is over, when the day's seed is public anyway), and its
+    outcome with every card of the deal masked until then (see `listed_outcome`)."""
     out: Json = {
         "id": r.id,
         "ruleset": r.ruleset,
         "status": r.status,
-        "outcome": r.outcome,
+        "outcome": listed_outcome(court, r),
         "moves": r.version,
         "created_at": r.created_at,
         "finished_at": r.finished_at,
@@ -106,3 +107,16 @@ def finished_json(court: Court, r: GameRecord) -> Json:
     if court.seed_public(r, True):
         out["seed"] = r.seed
     return out
+
+
+def listed_outcome(court: Court, r: GameRecord) -> Json | None:
+    """The outcome as anyone may read it in the listing. A ranked daily game is private to its
+    player until its day is over (`Court.guard_daily`): a stranger may know no card of the
+    day's deal, so until then every card of the game (its deal plan's, a superset of what its
+    player's own view masks) is null where the outcome names it ("ruler": the Pretender that
+    took the throne, say); the result and score stay, as the leaderboard shows them."""
+    if r.outcome is None or r.daily is None or court.seed_public(r, True):
+        return r.outcome
+    plan = get_ruleset(r.ruleset).deal_plan(r.options)
+    shown: Json = masked(r.outcome, frozenset(code for step in plan for code in step.cards))
+    return shown

@@ -39,6 +39,7 @@ from handlers.config import Settings
 from handlers.http.app import create_app
 from tests.api_helpers import counting_secrets
 from tests.fakes import InMemoryStore
+from tests.helpers import strings_in
 from tests.integration.test_two_seat_secrecy import Prober
 
 pytestmark = pytest.mark.long  # handed out first (tests/conftest.py)
@@ -90,6 +91,7 @@ class Court:
         self.players: list[str] = []  # player tokens
         self.active: list[str] = []  # games still being played
         self.requests = 0
+        self.listed_ranked = 0  # rows of ranked games of a day not over, read in the listing
         self.days: set[str] = set()
         self.chain_keys: set[str] = set()
         self.day_seeds: dict[str, str] = {}
@@ -182,6 +184,19 @@ class Court:
         assert response.status_code < 500, (url, response.get_data(as_text=True)[:300])
         about = gid if "<game_id>" in route else None
         self.check(response, viewer_game, viewer_seat, about)
+        if route == "/v1/games":
+            self.check_listing(response.json["games"])
+
+    def check_listing(self, rows: list[dict]) -> None:
+        """A ranked game's row, before its day is over, names no card of its deal: a stranger
+        may know none of the day's deck (the player's own view is checked by the Prober)."""
+        for row in rows:
+            record = self.store.load(row["id"]).record
+            if record.daily is None or record.daily.date < self.clock.today:
+                continue
+            deck = GAMES[record.ruleset].ruleset.deck(record.seed, record.options)
+            assert not strings_in(row) & set(deck), (row, self.clock.today)
+            self.listed_ranked += 1
 
     # ---- games ------------------------------------------------------------------------------
 
@@ -291,3 +306,4 @@ def test_no_secret_before_its_time_through_any_endpoint(monkeypatch, shard):
         court.round()
     assert len(court.days) >= 3  # midnights were crossed: seeds came out as days ended
     assert court.requests > 10 * games
+    assert court.listed_ranked > 0  # the listing's masking was exercised
