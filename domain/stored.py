@@ -90,6 +90,11 @@ class GameRecord:
         return self.seats or ONE_HUMAN_SEAT
 
 
+IDEMPOTENCY_KEY_MAX = 64
+"""The longest Idempotency-Key a move may carry: it is stored with the move for as long as the
+game is kept, so its length is paid in every copy of the log (a UUID is 36 characters)."""
+
+
 class _EventFields(NamedTuple):
     seq: int
     seat: int

@@ -23,6 +23,7 @@ from flask_cors import CORS
 
 from domain.errors import Json, Unauthenticated
 from domain.service import GameService, Snapshot
+from domain.stored import IDEMPOTENCY_KEY_MAX
 from domain.verify import nested_too_deeply, verify
 from handlers.http import presenter as present
 from handlers.http.events import (
@@ -37,7 +38,7 @@ from handlers.http.events import (
     news,
 )
 from handlers.http.limits import RateLimiter
-from handlers.http.problems import Problem, problem_for
+from handlers.http.problems import IDEMPOTENCY_KEY_RULE, Problem, problem_for
 from handlers.http.schemas import (
     CreateGameRequest,
     JoinRequest,
@@ -160,8 +161,8 @@ def _bearer_token() -> str | None:
 
 def _idempotency_key() -> str | None:
     key = request.headers.get("Idempotency-Key")
-    if key is not None and not (1 <= len(key) <= 255 and key.isprintable()):
-        raise Problem("bad-idempotency-key", "an Idempotency-Key is 1 to 255 printable characters")
+    if key is not None and not (1 <= len(key) <= IDEMPOTENCY_KEY_MAX and key.isprintable()):
+        raise Problem("bad-idempotency-key", f"an Idempotency-Key is {IDEMPOTENCY_KEY_RULE}")
     return key
 
 

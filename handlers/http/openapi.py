@@ -25,6 +25,7 @@ from domain.record import RECORD_FORMAT, move_hash
 from domain.registry import GAMES
 from domain.replay import Playthrough
 from domain.service import GAME_ID as GAME_ID_PATTERN
+from domain.stored import IDEMPOTENCY_KEY_MAX
 from domain.verify import verify
 from handlers.http import schemas
 from handlers.http.app import MAX_BODY_BYTES, WAIT_POLL_SECONDS
@@ -1144,7 +1145,11 @@ def build_spec() -> APISpec:
                         "name": "Idempotency-Key",
                         "in": "header",
                         "required": False,
-                        "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+                        "schema": {
+                            "type": "string",
+                            "minLength": 1,
+                            "maxLength": IDEMPOTENCY_KEY_MAX,
+                        },
                         "description": "Makes a retry safe: same key and body, same response.",
                     },
                 ],

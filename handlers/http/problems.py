@@ -38,6 +38,7 @@ from domain.errors import (
     UnknownRuleset,
 )
 from domain.registry import GAMES
+from domain.stored import IDEMPOTENCY_KEY_MAX
 
 PROBLEM_TYPE = "urn:royal-court:problem:"
 log = logging.getLogger("royal_court")
@@ -62,6 +63,9 @@ class ProblemKind:
         return out
 
 
+IDEMPOTENCY_KEY_RULE = f"1 to {IDEMPOTENCY_KEY_MAX} printable characters"
+
+
 def _kinds(*kinds: ProblemKind) -> dict[str, ProblemKind]:
     return {k.slug: k for k in kinds}
 
@@ -71,8 +75,8 @@ KINDS: dict[str, ProblemKind] = _kinds(
                 {"detail": "Expecting value: line 1 column 1 (char 0)"}),
     ProblemKind(400, "malformed-request", "Bad Request", "The request is malformed."),
     ProblemKind(400, "bad-idempotency-key", "Bad Idempotency-Key",
-                "The Idempotency-Key header is not 1 to 255 printable characters.",
-                {"detail": "an Idempotency-Key is 1 to 255 printable characters"}),
+                f"The Idempotency-Key header is not {IDEMPOTENCY_KEY_RULE}.",
+                {"detail": f"an Idempotency-Key is {IDEMPOTENCY_KEY_RULE}"}),
     ProblemKind(401, "token-required", "Token required",
                 "No token was sent, or the Authorization header is not `Bearer <token>`.",
                 {"detail": "a move needs the seat's token"}),

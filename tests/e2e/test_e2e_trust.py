@@ -36,3 +36,25 @@ def test_the_finished_listing_names_no_card_of_a_ranked_game_before_its_day_is_o
         [row] = [row for row in listing["games"] if row["id"] == game["id"]]
         assert row["outcome"] == {**ended["game"]["outcome"], "ruler": None}
         assert not strings_in(row) & cards, row
+
+
+def test_an_idempotency_key_past_64_characters_is_refused_and_nothing_is_played(tmp_path):
+    """Every key is stored with its move for as long as the game is kept: the 255 characters
+    the attack sent with each of its 3,123 moves are now a 400, and the move is not played."""
+    with server("--db", str(tmp_path / "court.db")) as (base, _):
+        _, _, created = call(
+            base, "POST", "/v1/games", {"ruleset": "royal-assassin", "seed": "royal"}
+        )
+        game, token = created["game"], created["token"]
+        moves_url = f"/v1/games/{game['id']}/moves"
+        body = {"version": 0, "move": {"type": "reserve"}}
+        status, headers, problem = call(
+            base, "POST", moves_url, body, token, headers={"Idempotency-Key": "k" * 255}
+        )
+        assert status == 400 and problem["type"].endswith("bad-idempotency-key"), problem
+        assert headers["Content-Type"] == "application/problem+json"
+        assert call(base, "GET", f"/v1/games/{game['id']}")[2]["game"]["version"] == 0
+        status, _, played = call(
+            base, "POST", moves_url, body, token, headers={"Idempotency-Key": "k" * 64}
+        )
+        assert status == 201 and played["game"]["version"] == 1, played

@@ -12,6 +12,7 @@ import pytest
 
 from domain.record import chain_breaks
 from domain.service import GameService
+from domain.stored import IDEMPOTENCY_KEY_MAX
 from handlers.http.app import create_app
 from infra.dynamo_store import DynamoStore, make_client
 from tests.api_helpers import counting_secrets, fixed_clock, make_app
@@ -493,9 +494,18 @@ def test_adaman_illegal_control_names_the_reason(client):
     assert "sea" in problem["reason"] and problem["legal_moves"]
 
 
-@pytest.mark.parametrize("key", ["", "k" * 256])
+@pytest.mark.parametrize("key", ["", "k" * (IDEMPOTENCY_KEY_MAX + 1), "k" * 255])
 def test_a_bad_idempotency_key(client, key):
     created = create(client, seed="royal")
     r = move(client, created, 0, {"type": "attack", "column": "hearts"}, {"Idempotency-Key": key})
     assert_problem(r, 400, "bad-idempotency-key")
     assert log_length(client, created) == 0
+
+
+def test_the_longest_idempotency_key_is_kept_with_its_move(client):
+    """64 characters, as a UUID (36) or a ULID (26) fits, retried to the same answer."""
+    created = create(client, seed="royal")
+    key = {"Idempotency-Key": "k" * IDEMPOTENCY_KEY_MAX}
+    first = move(client, created, 0, {"type": "reserve"}, key)
+    assert first.status_code == 201
+    assert move(client, created, 0, {"type": "reserve"}, key).json == first.json

@@ -3453,7 +3453,7 @@ export interface operations {
                     "application/json": components["schemas"]["MoveResult"];
                 };
             };
-            /** @description The body is not JSON (or is empty). / The Idempotency-Key header is not 1 to 255 printable characters. */
+            /** @description The body is not JSON (or is empty). / The Idempotency-Key header is not 1 to 64 printable characters. */
             400: {
                 headers: {
                     [name: string]: unknown;
