@@ -1,6 +1,12 @@
 """Hostile clients against a real `court serve` over loopback: the holes an outside attack
 found (issue 38), each played again as the attacker played it."""
 
+import json
+import socket
+import time
+
+import pytest
+
 from domain.registry import GAMES
 from tests.e2e.test_e2e import call, server
 from tests.helpers import strings_in
@@ -58,3 +64,46 @@ def test_an_idempotency_key_past_64_characters_is_refused_and_nothing_is_played(
             base, "POST", moves_url, body, token, headers={"Idempotency-Key": "k" * 64}
         )
         assert status == 201 and played["game"]["version"] == 1, played
+
+
+def raw_exchange(base: str, request: bytes) -> tuple[int, dict[str, str], bytes]:
+    """One request sent as bytes over a socket; the answer's status, headers and body."""
+    host, port = base.removeprefix("http://").split(":")
+    with socket.create_connection((host, int(port)), timeout=10) as connection:
+        connection.sendall(request)
+        answer = b""
+        while chunk := connection.recv(65536):
+            answer += chunk
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status_line, *lines = head.decode("latin-1").split("\r\n")
+    headers = dict(line.split(": ", 1) for line in lines)
+    return int(status_line.split()[1]), headers, body
+
+
+@pytest.mark.parametrize(
+    "header",
+    [
+        b"Authorization: Bearer x\r\n" * 10_000,  # the attack: 124 ms a request before
+        b"X-Forwarded-For: 10.0.0.1\r\n" * 17,  # one name on too many lines
+        b"".join(b"X-Filler-%d: x\r\n" % i for i in range(101)),  # too many lines
+    ],
+)
+def test_too_many_header_lines_are_a_431_problem(tmp_path, header):
+    with server("--db", str(tmp_path / "court.db")) as (base, _):
+        request = (
+            b"GET /v1/rulesets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + header + b"\r\n"
+        )
+        started = time.monotonic()
+        status, headers, body = raw_exchange(base, request)
+        assert time.monotonic() - started < 2
+        assert status == 431 and headers["Content-Type"] == "application/problem+json"
+        problem = json.loads(body)
+        assert problem["status"] == 431 and "header lines" in problem["detail"], problem
+        # Up to the bounds, a request is served.
+        fitting = b"X-Forwarded-For: 10.0.0.1\r\n" * 16 + b"".join(
+            b"X-Filler-%d: x\r\n" % i for i in range(80)
+        )
+        request = (
+            b"GET /v1/rulesets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + fitting + b"\r\n"
+        )
+        assert raw_exchange(base, request)[0] == 200
