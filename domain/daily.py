@@ -39,6 +39,16 @@ NOISE = 5  # one move in NOISE is a random one
 STARS = ((0.5, 1), (0.25, 2), (0.1, 3), (0.02, 4))  # (bot win share at least, stars); else 5
 NAME_LENGTH = 24
 SUFFIX_HEX = 8  # 32 bits: a chosen name and suffix takes ~2^32 new players to match by trial
+NAME_WIDTH = 32
+"""Columns a name may take: a wide character (East Asian Wide or Fullwidth) takes two, a
+combining mark none; so 24 Latin letters fit, or 16 Chinese characters."""
+NAME_MARKS = 3
+"""Combining marks one character may carry: enough for any script's writing (Vietnamese and
+Devanagari take at most two), not for marks stacked into the lines above and below."""
+TAG_LOOKALIKES = frozenset("\u266f\u2317\u22d5")
+"""Characters that pass for `#`, the mark before the suffix, and that NFKC leaves as they are
+(it turns the fullwidth U+FF03 and the small U+FE5F into `#`): the music sharp ♯, the
+viewdata square ⌗ and equal-and-parallel ⋕."""
 BLANK_FILLERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\U0001d159")
 """Letters and symbols that render as nothing: the Hangul fillers, BRAILLE PATTERN BLANK and
 MUSICAL SYMBOL NULL NOTEHEAD. (Spaces, format and control characters are refused anyway.)"""
@@ -170,22 +180,74 @@ def visible(char: str) -> bool:
 
 
 def display_name(name: object, player_id: str) -> str:
-    """The name as shown: trimmed, checked, with a suffix of 8 hex characters (32 bits) so
-    that duplicates differ and nobody can pass for another player by trying new ones.
+    """The name as shown: NFKC-normalised and trimmed, checked, with a suffix of 8 hex
+    characters (32 bits) so that duplicates differ and nobody can pass for another player by
+    trying new ones.
 
+    Normalised first, so that every check sees what is shown: compatibility forms become
+    their plain letters (a fullwidth letter, the ligature U+FB01 `fi`), and one glyph that
+    stands for a phrase (U+FDFD) becomes the phrase, held to the length like any other.
     Refused: control, format and unassigned characters, spaces other than the ASCII one, `#`
-    (the suffix's mark), and a name with nothing visible (fillers, combining marks and spaces
-    only). A stored name is never checked again: names made under older rules (4-character
-    suffixes) show as they were."""
+    and its look-alikes (the suffix's mark), more than NAME_MARKS combining marks on one
+    character, more than NAME_WIDTH columns, and a name with nothing visible (fillers,
+    combining marks and spaces only). A stored name is never checked again: names made under
+    older rules (4-character suffixes) show as they were."""
     if not isinstance(name, str):
         raise InvalidRequest("name", "a name is a string")
-    trimmed = name.strip()
+    trimmed = unicodedata.normalize("NFKC", name).strip()
     if not 1 <= len(trimmed) <= NAME_LENGTH:
         raise InvalidRequest("name", f"a name is 1 to {NAME_LENGTH} characters")
     if not trimmed.isprintable():
         raise InvalidRequest("name", "a name has no control or invisible characters")
     if not any(visible(c) for c in trimmed):
         raise InvalidRequest("name", "a name needs a visible letter, digit or symbol")
-    if "#" in trimmed:  # else `Alice#1a2b3c4d` would begin exactly as another's shown name
-        raise InvalidRequest("name", "a name has no `#`: the server adds `#` and a suffix")
+    if "#" in trimmed or TAG_LOOKALIKES & set(trimmed):
+        # else `Alice#1a2b3c4d` would begin exactly as another's shown name
+        raise InvalidRequest(
+            "name", "a name has no `#` or look-alike: the server adds `#` and a suffix"
+        )
+    if stacked_marks(unicodedata.normalize("NFD", trimmed)) > NAME_MARKS:
+        raise InvalidRequest("name", f"a character of a name carries at most {NAME_MARKS} marks")
+    if columns(trimmed) > NAME_WIDTH:
+        raise InvalidRequest(
+            "name", f"a name is at most {NAME_WIDTH} columns wide (a wide character takes 2)"
+        )
     return f"{trimmed}#{hashlib.sha256(player_id.encode()).hexdigest()[:SUFFIX_HEX]}"
+
+
+def stacked_marks(text: str) -> int:
+    """The most combining marks in a row: those drawn on one character.
+
+    >>> stacked_marks("e\u0301"), stacked_marks("Z\u0351\u0352\u0353\u0354a")
+    (1, 4)
+    """
+    most = run = 0
+    for char in text:
+        run = run + 1 if unicodedata.combining(char) or unicodedata.category(char) == "Me" else 0
+        most = max(most, run)
+    return most
+
+
+EXTRA_WIDE = ((0xFDF0, 0xFDFF), (0x12000, 0x1254F), (0x13000, 0x1345F))
+"""Glyphs drawn several times as wide as a letter, counted 4 columns: the Arabic ligatures of
+whole words (U+FDFD, the basmala, is a phrase in one glyph, and NFKC keeps it), cuneiform and
+Egyptian hieroglyphs."""
+
+
+def columns(text: str) -> int:
+    """The columns `text` takes: two for a wide character, four for an extra-wide glyph,
+    none for a combining mark, one for any other.
+
+    >>> columns("Anne"), columns("李白"), columns("e\u0301"), columns("\ufdfd")
+    (4, 4, 1, 4)
+    """
+    return sum(_columns(c) for c in text)
+
+
+def _columns(char: str) -> int:
+    if unicodedata.combining(char):
+        return 0
+    code = ord(char)
+    if any(first <= code <= last for first, last in EXTRA_WIDE):
+        return 4
+    return 2 if unicodedata.east_asian_width(char) in "WF" else 1

@@ -12,58 +12,60 @@ from tests.e2e.test_e2e import call, server
 from tests.helpers import strings_in
 
 
-def test_the_finished_listing_names_no_card_of_a_ranked_game_before_its_day_is_over(tmp_path):
+@pytest.fixture(scope="module")
+def base(tmp_path_factory):
+    """One `court serve` for the attacks of this module (each leaves the server as it was)."""
+    folder = tmp_path_factory.mktemp("trust")
+    with server("--db", str(folder / "court.db"), env={"ROYAL_DAILY_SECRET": "trust"}) as (url, _):
+        yield url
+
+
+def test_the_finished_listing_names_no_card_of_a_ranked_game_before_its_day_is_over(base):
     """A ranked attempt resigned at once ends "lost" to a Pretender its player saw on the
     table ("ruler": a card). The public listing of finished games is a stranger's window, and
     a stranger may know no card of the day's deal until the day is over: the row keeps the
     result and the score, and names no card."""
     cards = {code for step in GAMES["royal-assassin"].ruleset.deal_plan() for code in step.cards}
-    with server("--db", str(tmp_path / "court.db"), env={"ROYAL_DAILY_SECRET": "trust"}) as (
+    _, _, player = call(base, "POST", "/v1/players", {"name": "Ann"})
+    status, _, started = call(
+        base, "POST", "/v1/daily/today/royal-assassin/games", token=player["token"]
+    )
+    assert status == 201, started
+    game = started["game"]
+    status, _, ended = call(
         base,
-        _,
-    ):
-        _, _, player = call(base, "POST", "/v1/players", {"name": "Ann"})
-        status, _, started = call(
-            base, "POST", "/v1/daily/today/royal-assassin/games", token=player["token"]
-        )
-        assert status == 201, started
-        game = started["game"]
-        status, _, ended = call(
-            base,
-            "POST",
-            f"/v1/games/{game['id']}/moves",
-            {"version": game["version"], "move": {"type": "resign"}},
-            started["token"],
-        )
-        assert status == 201, ended
-        assert ended["game"]["outcome"]["ruler"] in cards  # the player's own: seen, so shown
-        status, _, listing = call(base, "GET", "/v1/games?status=finished")
-        assert status == 200
-        [row] = [row for row in listing["games"] if row["id"] == game["id"]]
-        assert row["outcome"] == {**ended["game"]["outcome"], "ruler": None}
-        assert not strings_in(row) & cards, row
+        "POST",
+        f"/v1/games/{game['id']}/moves",
+        {"version": game["version"], "move": {"type": "resign"}},
+        started["token"],
+    )
+    assert status == 201, ended
+    outcome = ended["game"]["outcome"]  # the player's own: the ruler was seen, so shown
+    status, _, listing = call(base, "GET", "/v1/games?status=finished")
+    assert status == 200
+    [row] = [row for row in listing["games"] if row["id"] == game["id"]]
+    # (A tie puts "joker" on the throne, which is no card: the deal is the day's.)
+    assert row["outcome"] == {**outcome, "ruler": None if outcome["ruler"] in cards else "joker"}
+    assert not strings_in(row) & cards, row
 
 
-def test_an_idempotency_key_past_64_characters_is_refused_and_nothing_is_played(tmp_path):
+def test_an_idempotency_key_past_64_characters_is_refused_and_nothing_is_played(base):
     """Every key is stored with its move for as long as the game is kept: the 255 characters
     the attack sent with each of its 3,123 moves are now a 400, and the move is not played."""
-    with server("--db", str(tmp_path / "court.db")) as (base, _):
-        _, _, created = call(
-            base, "POST", "/v1/games", {"ruleset": "royal-assassin", "seed": "royal"}
-        )
-        game, token = created["game"], created["token"]
-        moves_url = f"/v1/games/{game['id']}/moves"
-        body = {"version": 0, "move": {"type": "reserve"}}
-        status, headers, problem = call(
-            base, "POST", moves_url, body, token, headers={"Idempotency-Key": "k" * 255}
-        )
-        assert status == 400 and problem["type"].endswith("bad-idempotency-key"), problem
-        assert headers["Content-Type"] == "application/problem+json"
-        assert call(base, "GET", f"/v1/games/{game['id']}")[2]["game"]["version"] == 0
-        status, _, played = call(
-            base, "POST", moves_url, body, token, headers={"Idempotency-Key": "k" * 64}
-        )
-        assert status == 201 and played["game"]["version"] == 1, played
+    _, _, created = call(base, "POST", "/v1/games", {"ruleset": "royal-assassin", "seed": "royal"})
+    game, token = created["game"], created["token"]
+    moves_url = f"/v1/games/{game['id']}/moves"
+    body = {"version": 0, "move": {"type": "reserve"}}
+    status, headers, problem = call(
+        base, "POST", moves_url, body, token, headers={"Idempotency-Key": "k" * 255}
+    )
+    assert status == 400 and problem["type"].endswith("bad-idempotency-key"), problem
+    assert headers["Content-Type"] == "application/problem+json"
+    assert call(base, "GET", f"/v1/games/{game['id']}")[2]["game"]["version"] == 0
+    status, _, played = call(
+        base, "POST", moves_url, body, token, headers={"Idempotency-Key": "k" * 64}
+    )
+    assert status == 201 and played["game"]["version"] == 1, played
 
 
 def raw_exchange(base: str, request: bytes) -> tuple[int, dict[str, str], bytes]:
@@ -88,22 +90,33 @@ def raw_exchange(base: str, request: bytes) -> tuple[int, dict[str, str], bytes]
         b"".join(b"X-Filler-%d: x\r\n" % i for i in range(101)),  # too many lines
     ],
 )
-def test_too_many_header_lines_are_a_431_problem(tmp_path, header):
-    with server("--db", str(tmp_path / "court.db")) as (base, _):
-        request = (
-            b"GET /v1/rulesets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + header + b"\r\n"
-        )
-        started = time.monotonic()
-        status, headers, body = raw_exchange(base, request)
-        assert time.monotonic() - started < 2
-        assert status == 431 and headers["Content-Type"] == "application/problem+json"
-        problem = json.loads(body)
-        assert problem["status"] == 431 and "header lines" in problem["detail"], problem
-        # Up to the bounds, a request is served.
-        fitting = b"X-Forwarded-For: 10.0.0.1\r\n" * 16 + b"".join(
-            b"X-Filler-%d: x\r\n" % i for i in range(80)
-        )
-        request = (
-            b"GET /v1/rulesets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + fitting + b"\r\n"
-        )
-        assert raw_exchange(base, request)[0] == 200
+def test_too_many_header_lines_are_a_431_problem(base, header):
+    request = b"GET /v1/rulesets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + header + b"\r\n"
+    started = time.monotonic()
+    status, headers, body = raw_exchange(base, request)
+    assert time.monotonic() - started < 2
+    assert status == 431 and headers["Content-Type"] == "application/problem+json"
+    problem = json.loads(body)
+    assert problem["status"] == 431 and "header lines" in problem["detail"], problem
+    # Up to the bounds, a request is served.
+    fitting = b"X-Forwarded-For: 10.0.0.1\r\n" * 16 + b"".join(
+        b"X-Filler-%d: x\r\n" % i for i in range(80)
+    )
+    request = b"GET /v1/rulesets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + fitting + b"\r\n"
+    assert raw_exchange(base, request)[0] == 200
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Anne\uff031a2b3c4d",  # FULLWIDTH NUMBER SIGN: reads as another player's tag
+        "Anne\ufe5f1a2b3c4d",  # SMALL NUMBER SIGN
+        "Anne\u266f1a2b3c4d",  # MUSIC SHARP SIGN
+        "Z" + "\u0351" * 23,  # 23 stacked combining marks
+        "\ufdfd" * 24,  # 24 glyphs each as wide as a phrase
+    ],
+)
+def test_names_that_pass_for_a_tag_or_break_layouts_are_refused(base, name):
+    status, headers, problem = call(base, "POST", "/v1/players", {"name": name})
+    assert status == 422 and headers["Content-Type"] == "application/problem+json", problem
+    assert "name" in problem["errors"], problem

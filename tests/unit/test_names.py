@@ -45,10 +45,11 @@ INVISIBLE_OR_CONTROL = [
     "a\U000e0020b",  # TAG SPACE
     "a\u0007b",  # BELL
     "a\u2028b",  # LINE SEPARATOR
-    "a\u00a0b",  # NO-BREAK SPACE inside
     "a\ue000b",  # private use
 ]
 SHOWN = ["Anne", "Königin ♛", "é", "e\u0301", "\u3164Anne", "Anne\u2800", "7", "!", "ㅎ", "李"]
+"""Shown as their NFKC form: `e` and a combining acute as `é`, the compatibility jamo `ㅎ` as
+the conjoining one, and so on: the same letters, one way of writing them."""
 
 
 @pytest.mark.parametrize("name", BLANK)
@@ -67,7 +68,46 @@ def test_control_and_format_characters_are_still_refused(name):
 @pytest.mark.parametrize("name", SHOWN)
 def test_a_visible_character_is_enough(name):
     shown = display_name(f" {name} ", "p1")
-    assert shown[:-9] == name and SUFFIX.fullmatch(shown[-9:])
+    assert shown[:-9] == unicodedata.normalize("NFKC", name) and SUFFIX.fullmatch(shown[-9:])
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [
+        ("\uff21nne", "Anne"),  # a fullwidth letter
+        ("a\u00a0b", "a b"),  # a no-break space: a space
+        ("\ufb01ne", "fine"),  # a ligature
+    ],
+)
+def test_a_name_is_shown_in_its_plain_letters(name, shown):
+    assert display_name(name, "p1")[:-9] == shown
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Anne\uff031a2b3c4d",  # FULLWIDTH NUMBER SIGN: NFKC makes it `#`
+        "Anne\ufe5f1a2b3c4d",  # SMALL NUMBER SIGN: likewise
+        "Anne\u266f1a2b3c4d",  # MUSIC SHARP SIGN
+        "Anne\u23171a2b3c4d",  # VIEWDATA SQUARE
+        "Anne\u22d51a2b3c4d",  # EQUAL AND PARALLEL TO
+        "Z" + "\u0351" * 23,  # 23 stacked combining marks (the attack)
+        "a\u0301\u0302\u0303\u0304",  # four on one letter
+        "\ufdfd" * 24,  # one glyph for a whole phrase, four columns each (the attack)
+        "\ufdfd" * 9,  # 36 columns
+        "李" * 17,  # 34 columns
+    ],
+)
+def test_look_alikes_of_the_tag_stacked_marks_and_wide_names_are_refused(name):
+    with pytest.raises(InvalidRequest) as e:
+        display_name(name, "p1")
+    assert e.value.field == "name"
+
+
+def test_up_to_the_bounds_a_name_passes():
+    assert display_name("李" * 16, "p1")[:-9] == "李" * 16  # 32 columns
+    assert display_name("a\u0301\u0302\u0303", "p1")  # three marks on one letter
+    assert display_name("\ufdfd" * 8, "p1")[:-9] == "\ufdfd" * 8  # 32 columns
 
 
 def test_the_suffix_is_32_bits_of_the_player_id():
@@ -79,10 +119,16 @@ def test_the_suffix_is_32_bits_of_the_player_id():
 
 @given(st.text(max_size=NAME_LENGTH + 4))
 def test_a_name_is_accepted_exactly_when_something_in_it_is_seen(name):
-    trimmed = name.strip()
+    trimmed = unicodedata.normalize("NFKC", name).strip()
+    extra_wide = ("\ufdf0", "\ufdff"), ("\U00012000", "\U0001254f"), ("\U00013000", "\U0001345f")
+    wide = sum(4 if any(a <= c <= b for a, b in extra_wide)
+               else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+               for c in trimmed if not unicodedata.combining(c))  # fmt: skip
     ok = (
         1 <= len(trimmed) <= NAME_LENGTH
-        and "#" not in trimmed
+        and not set(trimmed) & set("#\u266f\u2317\u22d5")
+        and not re.search(r"[\u0300-\u036f]{4}", unicodedata.normalize("NFD", trimmed))
+        and wide <= 32
         and all(unicodedata.category(c)[0] in "LMNPS" or c == " " for c in trimmed)
         and any(
             unicodedata.category(c)[0] in "LNPS" and c not in "\u115f\u1160\u3164\uffa0\u2800"
