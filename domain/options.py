@@ -60,6 +60,14 @@ def integer_problem(value: object, minimum: int | None, maximum: int | None) -> 
     return None
 
 
+UNKNOWN_LISTED = 10
+"""Unknown option names named one by one in a refusal; the rest are counted. A request of
+many short unknown names (a 1 MiB record to verify can hold 132,326) must not get an answer
+many times its size."""
+NAME_SHOWN = 64
+"""Characters of an unknown option's name repeated in a refusal."""
+
+
 def validate_options(
     specs: tuple[OptionSpec, ...], given: Mapping[str, object] | None
 ) -> dict[str, OptionValue]:
@@ -69,10 +77,12 @@ def validate_options(
         raise InvalidOptions({"options": "must be an object"})
     by_name = {s.name: s for s in specs}
     errors: dict[str, str] = {}
-    for name in given:
-        if name not in by_name:
-            known = ", ".join(sorted(by_name)) or "none"
-            errors[str(name)] = f"unknown option (known: {known})"
+    unknown = [name for name in given if name not in by_name]
+    known = ", ".join(sorted(by_name)) or "none"
+    for name in unknown[:UNKNOWN_LISTED]:
+        errors[str(name)[:NAME_SHOWN]] = f"unknown option (known: {known})"
+    if len(unknown) > UNKNOWN_LISTED:
+        errors["..."] = f"and {len(unknown) - UNKNOWN_LISTED} more unknown options"
     result: dict[str, OptionValue] = {}
     for spec in specs:
         value = given.get(spec.name, spec.default)

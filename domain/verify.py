@@ -18,6 +18,7 @@ Any JSON value at all may be handed in: a hostile record is a verdict, never an 
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -71,8 +72,27 @@ class Problem:
     message: str
 
     def to_json(self) -> Json:
-        return {"seq": self.seq, "field": self.field, "expected": self.expected,
-                "found": self.found, "message": self.message}  # fmt: skip
+        return {"seq": self.seq, "field": self.field, "expected": _bounded(self.expected),
+                "found": _bounded(self.found), "message": self.message}  # fmt: skip
+
+
+SHOWN_JSON = 256
+"""The most characters of JSON a problem's `expected` or `found` shows: a longer value (the
+options of a 1 MiB record, say) is cut to that many characters of its JSON text, ending in
+"...", so that a verdict stays small whatever the record it judges."""
+
+
+def _bounded(value: Any) -> Any:
+    """`value`, or the start of its JSON text when that is longer than SHOWN_JSON.
+
+    >>> _bounded({"a": 1}), len(_bounded(["x" * 300]))
+    ({'a': 1}, 256)
+    """
+    try:
+        text = json.dumps(value, default=str)
+    except (RecursionError, ValueError):  # nested past what can be written: never ours
+        return "(nested too deeply to show)"
+    return value if len(text) <= SHOWN_JSON else text[: SHOWN_JSON - 3] + "..."
 
 
 @dataclass(frozen=True, slots=True)

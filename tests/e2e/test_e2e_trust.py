@@ -120,3 +120,49 @@ def test_names_that_pass_for_a_tag_or_break_layouts_are_refused(base, name):
     status, headers, problem = call(base, "POST", "/v1/players", {"name": name})
     assert status == 422 and headers["Content-Type"] == "application/problem+json", problem
     assert "name" in problem["errors"], problem
+
+
+def test_clients_that_never_read_their_verdicts_cannot_stop_the_server(base):
+    """The attack: 24 connections each send two records of 1 MiB whose options are tens of
+    thousands of unknown names, back to back, and never read. Each verdict was 16-20 times its
+    record (one "unknown option" per name), the answers filled waitress's output buffers and
+    every request thread waited on a client: /healthz failed 20 times in 20. A refusal now
+    names ten unknown options and counts the rest, and a verdict shows at most 256 characters
+    of what it found, so it is a few hundred bytes."""
+    record = finished_record(base)
+    record["options"] |= {f"o{i}": 0 for i in range(70_000)}
+    body = json.dumps(record).encode()
+    assert len(body) < 1 << 20
+    request = (
+        b"POST /v1/records/verify HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: %d\r\n\r\n" % len(body) + body
+    )
+    host, port = base.removeprefix("http://").split(":")
+    silent = []
+    try:
+        for _ in range(24):
+            connection = socket.create_connection((host, int(port)), timeout=10)
+            connection.sendall(request * 2)
+            silent.append(connection)
+        started = time.monotonic()
+        for _ in range(20):
+            status, _, answer = call(base, "GET", "/healthz")
+            assert status == 200, answer
+        assert time.monotonic() - started < 10
+        # And each verdict is small: the size of one, read on a connection of its own.
+        status, _, verdict = call(base, "POST", "/v1/records/verify", raw=body)
+        assert status == 200 and not verdict["valid"], verdict
+        assert len(json.dumps(verdict)) < 2000, len(json.dumps(verdict))
+        assert verdict["problems"][0]["field"] == "options", verdict
+    finally:
+        for connection in silent:
+            connection.close()
+
+
+def finished_record(base: str) -> dict:
+    """The record of a game resigned at once: a valid record to alter."""
+    _, _, created = call(base, "POST", "/v1/games", {"ruleset": "royal-assassin", "seed": "royal"})
+    game_id = created["game"]["id"]
+    move = {"version": 0, "move": {"type": "resign"}}
+    call(base, "POST", f"/v1/games/{game_id}/moves", move, created["token"])
+    return call(base, "GET", f"/v1/games/{game_id}/record")[2]

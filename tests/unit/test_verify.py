@@ -9,10 +9,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.deal import seed_commitment
+from domain.errors import InvalidOptions
+from domain.options import UNKNOWN_LISTED, validate_options
 from domain.record import move_hash
 from domain.registry import GAMES
 from domain.replay import replay
-from domain.verify import verify
+from domain.verify import Problem, verify
 from tests.api_helpers import make_service
 from tests.conformance.test_malformed_moves import JSON_VALUES
 from tests.fakes import InMemoryStore
@@ -281,3 +283,20 @@ def test_a_changed_salt_breaks_the_chain(record):
     rec["moves"][1]["salt"] = "0" * 64
     problem = first_problem(rec)
     assert (problem.seq, problem.field) == (2, "hash")
+
+
+def test_a_refusal_names_ten_unknown_options_and_counts_the_rest():
+    specs = GAMES["royal-assassin"].ruleset.options_offered
+    with pytest.raises(InvalidOptions) as refused:
+        validate_options(specs, {f"{i}{'n' * 100}": 0 for i in range(132_326)})
+    errors = refused.value.errors
+    assert len(errors) == UNKNOWN_LISTED + 1
+    assert errors["..."] == f"and {132_326 - UNKNOWN_LISTED} more unknown options"
+    assert all(len(name) <= 64 for name in errors)
+
+
+def test_a_verdict_shows_at_most_256_characters_of_what_it_found():
+    problem = Problem(None, "options", "valid options", {f"o{i}": 0 for i in range(10_000)}, "x")
+    shown = problem.to_json()["found"]
+    assert len(shown) == 256 and shown.endswith("...")
+    assert Problem(1, "seat", "0 to 1", 7, "x").to_json()["found"] == 7  # short: as it is
