@@ -472,7 +472,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     for flag in ("threads", "connection_limit", "idle_timeout", "streams_per_game"):
         if getattr(args, flag) < 1:
             raise UsageError(f"--{flag.replace('_', '-')} must be at least 1")
-    for flag in ("long_polls", "games_per_minute", "players_per_minute", "streams"):
+    limits = (
+        "games_per_minute",
+        "players_per_minute",
+        "moves_per_minute",
+        "costly_reads_per_minute",
+    )
+    for flag in ("long_polls", *limits, "streams"):
         if (getattr(args, flag) or 0) < 0:
             raise UsageError(f"--{flag.replace('_', '-')} must be 0 or more")
     long_polls = max(0, args.threads - 2) if args.long_polls is None else args.long_polls
@@ -518,6 +524,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
             long_polls=long_polls,
             games_per_minute=args.games_per_minute,
             players_per_minute=args.players_per_minute,
+            moves_per_minute=args.moves_per_minute,
+            costly_reads_per_minute=args.costly_reads_per_minute,
             push_url=settings.push_url,
         )
 
@@ -737,6 +745,19 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=10,
         help="players one client address may create a minute, per worker (0: no limit; default 10)",
+    )
+    p.add_argument(
+        "--moves-per-minute",
+        type=float,
+        default=600,
+        help="moves one client address may make a minute, per worker (0: no limit; default 600)",
+    )
+    p.add_argument(
+        "--costly-reads-per-minute",
+        type=float,
+        default=300,
+        help="records, replay steps and verifications one client address may ask for a minute, "
+        "per worker (0: no limit; default 300)",
     )
     p.add_argument(
         "--idle-timeout",

@@ -234,14 +234,18 @@ def create_app(
     long_polls: int | None = None,
     games_per_minute: float = 0,
     players_per_minute: float = 0,
+    moves_per_minute: float = 0,
+    costly_reads_per_minute: float = 0,
     push_url: str | None = None,
 ) -> Flask:
     """The API over `service`.
 
     `long_polls`: at most this many requests wait at once (`?wait=`); another is answered at
     once, with `Retry-After` (None: no bound; `court serve` passes its `--long-polls`).
-    `games_per_minute`, `players_per_minute`: per-client rate limits on creating games and
-    players (0: none; `court serve` turns them on).
+    `games_per_minute`, `players_per_minute`, `moves_per_minute`, `costly_reads_per_minute`:
+    per-client rate limits on creating games and players, on moves (each a stored row), and
+    on the reads that replay a game or read a whole body (records, replay steps,
+    verifications) (0: none; `court serve` turns them on).
     """
     app = Flask(__name__)
     # `/v1//games` is no route: a 404 problem, not werkzeug's HTML redirect to the client's
@@ -252,6 +256,8 @@ def create_app(
         LONG_POLLS=long_polls,
         GAMES_PER_MINUTE=games_per_minute,
         PLAYERS_PER_MINUTE=players_per_minute,
+        MOVES_PER_MINUTE=moves_per_minute,
+        COSTLY_READS_PER_MINUTE=costly_reads_per_minute,
     )
     waiting = None if long_polls is None else threading.BoundedSemaphore(max(0, long_polls))
     web_csp = WEB_CSP
@@ -261,6 +267,9 @@ def create_app(
     events = app.extensions["royal_court.events"] = GameEvents(service)
     games_limit = RateLimiter(games_per_minute) if games_per_minute > 0 else None
     players_limit = RateLimiter(players_per_minute) if players_per_minute > 0 else None
+    moves_limit = RateLimiter(moves_per_minute) if moves_per_minute > 0 else None
+    costly_limit = RateLimiter(costly_reads_per_minute) if costly_reads_per_minute > 0 else None
+    costly = "records, replay steps and verifications"
     # Registered before flask-cors's own hook, so it runs after it (Flask runs them in
     # reverse) and sees its `Vary: Origin`.
     app.after_request(_api_headers)
@@ -442,6 +451,7 @@ def create_app(
 
     @app.post("/v1/games/<game_id>/moves")
     def play(game_id: str) -> Response:
+        _limited(moves_limit, "moves")
         token = _bearer_token()
         key = _idempotency_key()
         body = _move_schema.load(_json_body())
@@ -466,12 +476,14 @@ def create_app(
 
     @app.get("/v1/games/<game_id>/record")
     def record(game_id: str) -> Response:
+        _limited(costly_limit, costly)
         body = service.record(game_id, _bearer_token())
         disposition = f'attachment; filename="royal-court-{body["id"]}.json"'
         return _json(body, 200, {"Content-Disposition": disposition})
 
     @app.get("/v1/games/<game_id>/replay")
     def replay_step(game_id: str) -> Response:
+        _limited(costly_limit, costly)
         query = _replay_schema.load(request.args.to_dict())
         step = service.replay_step(game_id, _bearer_token(), query["at"])
         return _json(step, 200)
@@ -515,6 +527,7 @@ def create_app(
     def verify_record() -> Response:
         # Any JSON at all: a hostile record is a verdict (valid: false), never an error;
         # JSON too deep to parse here is one too.
+        _limited(costly_limit, costly)
         try:
             record = _json_body(MAX_RECORD_BYTES, record=True)
         except RecursionError:

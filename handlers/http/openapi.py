@@ -74,8 +74,9 @@ def _json(schema: str, description: str, example: Any = None, **extra: Any) -> d
 UNAVAILABLE = _problem("store-unavailable")
 RATE_LIMITED = _problem(
     "too-many-requests",
-    description="`court serve` only: this client address created too many games or players "
-    "lately (per-client limits, docs/api.md). Retry after `Retry-After` seconds.",
+    description="`court serve` only: this client address made too many requests of this kind "
+    "lately (creating games or players, moves, records, replay steps, verifications: "
+    "per-client limits, docs/api.md). Retry after `Retry-After` seconds.",
 )
 NOT_FOUND = _problem("game-not-found")
 MALFORMED = _problem("malformed-json")
@@ -261,6 +262,7 @@ def _record_paths(spec: APISpec, game_example: dict[str, Any], move: dict[str, A
                     "401": _problem("token-required"),
                     "403": FORBIDDEN,
                     "404": NOT_FOUND,
+                    "429": RATE_LIMITED,
                     "503": UNAVAILABLE,
                 },
             }
@@ -292,6 +294,7 @@ def _record_paths(spec: APISpec, game_example: dict[str, Any], move: dict[str, A
                     "200": _json("Verdict", "The verdict.", verdict),
                     "400": MALFORMED,
                     "413": _problem("body-too-large", description="The body is over 1 MiB."),
+                    "429": RATE_LIMITED,
                 },
             }
         },
@@ -321,6 +324,7 @@ def _record_paths(spec: APISpec, game_example: dict[str, Any], move: dict[str, A
                     "403": FORBIDDEN,
                     "404": NOT_FOUND,
                     "422": _problem("invalid-request", "invalid-body"),
+                    "429": RATE_LIMITED,
                     "503": UNAVAILABLE,
                 },
             }
@@ -1182,6 +1186,7 @@ def build_spec() -> APISpec:
                     "409": PLAY_CONFLICTS,
                     "413": TOO_LARGE,
                     "422": _problem("illegal-move", "invalid-body", "idempotency-key-reused"),
+                    "429": RATE_LIMITED,
                     "503": UNAVAILABLE,
                 },
             },

@@ -226,6 +226,31 @@ def test_creating_players_is_limited_per_client_address(store):
         assert r.status_code == 201
 
 
+def test_moves_and_costly_reads_are_limited_per_client_address(store):
+    """A move is a row kept as long as its game; a record, a replay step and a verification
+    each replay a game or read a whole body: each kind has its own bucket."""
+    client = app_on(store, moves_per_minute=3, costly_reads_per_minute=2).test_client()
+    created = client.post("/v1/games", json={"ruleset": "royal-assassin", "seed": "royal"},
+                          environ_base=ANNE).json  # fmt: skip
+    game_id, headers = created["game"]["id"], auth(created["token"])
+    url = f"/v1/games/{game_id}/moves"
+    for version in range(3):
+        body = {"version": version, "move": {"type": "resign" if version == 2 else "reserve"}}
+        r = client.post(url, json=body, headers=headers, environ_base=ANNE)
+        assert r.status_code in (201, 409), r.json  # counted, played or not
+    r = client.post(url, json={"version": 3, "move": {"type": "reserve"}}, headers=headers,
+                    environ_base=ANNE)  # fmt: skip
+    problem = assert_problem(r, 429, "too-many-requests")
+    assert "3 moves a minute" in problem["detail"] and 1 <= int(r.headers["Retry-After"]) <= 20
+    for path in (f"/v1/games/{game_id}/record", f"/v1/games/{game_id}/replay?at=1"):
+        assert client.get(path, environ_base=ANNE).status_code == 200
+    r = client.post("/v1/records/verify", json={}, environ_base=ANNE)
+    assert_problem(r, 429, "too-many-requests")
+    # Reads that cost no replay are not counted; another address has buckets of its own.
+    assert client.get(f"/v1/games/{game_id}", environ_base=ANNE).status_code == 200
+    assert client.post("/v1/records/verify", json={}, environ_base=BOB).status_code == 200
+
+
 def test_without_limits_the_app_creates_as_many_as_asked(store):
     client = app_on(store).test_client()  # the factory's default: no limit, as on Lambda
     for _ in range(15):
@@ -276,6 +301,7 @@ def test_court_serve_defaults(tmp_path, serve_calls):
     app = serve_calls["make_app"]()
     assert app.config["LONG_POLLS"] == 6 and app.config["GAMES_PER_MINUTE"] == 60
     assert app.config["PLAYERS_PER_MINUTE"] == 10
+    assert app.config["MOVES_PER_MINUTE"] == 600 and app.config["COSTLY_READS_PER_MINUTE"] == 300
 
 
 def test_zero_turns_a_limit_off_and_negative_is_refused(tmp_path, serve_calls, capsys):

@@ -30,7 +30,7 @@ def test_spec_is_valid_openapi_31():
 def test_every_operation_documents_its_errors_with_examples():
     spec = load_yaml(SPEC_PATH.read_text(encoding="utf-8"))
     play = spec["paths"]["/v1/games/{game_id}/moves"]["post"]["responses"]
-    assert set(play) == {"201", "400", "401", "403", "404", "409", "413", "422", "503"}
+    assert set(play) == {"201", "400", "401", "403", "404", "409", "413", "422", "429", "503"}
     for code, response in play.items():
         media = response["content"]
         assert all("example" in m for m in media.values()), code

@@ -2351,7 +2351,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `court serve` only: this client address created too many games or players lately (per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
+            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds. */
@@ -3131,7 +3131,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `court serve` only: this client address created too many games or players lately (per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
+            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds. */
@@ -3580,6 +3580,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:too-many-requests",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "at most 60 games a minute from one address; retry in 1 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
             /** @description The store is throttling or failing: retry after `Retry-After` seconds. */
             503: {
                 headers: {
@@ -3716,6 +3735,25 @@ export interface operations {
                      *       "title": "No such game",
                      *       "status": 404,
                      *       "detail": "no game 'nope'"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:too-many-requests",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "at most 60 games a minute from one address; retry in 1 s"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -3863,6 +3901,25 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
+            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:too-many-requests",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "at most 60 games a minute from one address; retry in 1 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
         };
     };
     replayStep: {
@@ -3954,6 +4011,25 @@ export interface operations {
                      *       "errors": {
                      *         "at": "at must be from 0 to 12"
                      *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:too-many-requests",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "at most 60 games a minute from one address; retry in 1 s"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4139,7 +4215,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `court serve` only: this client address created too many games or players lately (per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
+            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds. */
@@ -4303,7 +4379,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `court serve` only: this client address created too many games or players lately (per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
+            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds. */
