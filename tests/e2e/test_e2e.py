@@ -32,9 +32,15 @@ def server(
     `prepare_daily`: choosing today's and tomorrow's for every solitaire takes some 16 s of a
     core (worker 0's, beside its requests), at each of the dozens of servers the tests start;
     tests/e2e/test_prepare_daily.py is the step's own test.
+
+    Moves and costly reads are not paced unless the test passes `--moves-per-minute` (the
+    tests play whole games, and finish them from "another device", as fast as a script can;
+    tests/e2e/test_e2e_trust.py tests the pacing).
     """
     if not prepare_daily:
         args = (*args, "--no-prepare-daily")
+    if "--moves-per-minute" not in args:
+        args = (*args, "--moves-per-minute", "0", "--costly-reads-per-minute", "0")
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
 
