@@ -16,6 +16,7 @@ import pytest
 from tests.e2e import test_web_client as web
 from tests.e2e.test_e2e import call
 from tests.e2e.test_web_client import (
+    FIRST_DAILY_MS,
     MAX_CLICKS,
     deal,
     game_id_of,
@@ -177,7 +178,9 @@ def test_resign_is_asked_twice(browser, base, console):
 def test_the_daily_asks_says_and_shares(browser, base, console, screenshots):
     page = new_page(browser, console, width=375)
     page.goto(base + "/daily")
-    page.get_by_label("Your name on the leaderboards").fill("Phone Player")
+    # The day's first daily request chooses its deals (a solver, bot playouts: seconds of a
+    # core, a minute when the machine's cores are taken by other tests).
+    page.get_by_label("Your name on the leaderboards").fill("Phone Player", timeout=FIRST_DAILY_MS)
     page.get_by_role("button", name="Save").click()
     section = page.locator("[data-daily-ruleset='royal-assassin']")
     section.locator("[data-daily]").click()
