@@ -7,6 +7,7 @@ import pytest
 
 from domain.registry import GAMES
 from handlers.cli.court import main
+from handlers.config import new_secret
 from tests.unit.test_deal import ROYAL_52
 
 
@@ -464,3 +465,11 @@ def test_replay_batch_takes_seats_and_a_spectator(capsys, monkeypatch):
     assert [v["seat"] for v in views] == [0, 1, None]
     assert views[0]["sealed"] == {"type": "flip", "targets": ["queen"]}
     assert views[1]["sides"][0]["hand"] is None and views[2]["legal_moves"] == []
+
+
+def test_no_id_or_token_begins_with_a_dash():
+    """`court record <game id>` and `--token <token>` would read one as an option (one draw
+    in 64 did: a fresh-clone run failed on `court record -NByV31j...`)."""
+    drawn = [new_secret() for _ in range(3000)]
+    assert not [s for s in drawn if s.startswith("-")]
+    assert {len(s) for s in drawn} == {32} and len({s[0] for s in drawn}) == 63
