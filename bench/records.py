@@ -11,6 +11,7 @@ from domain.bots import play_out
 from domain.errors import Json
 from domain.registry import get_game, get_ruleset
 from domain.replay import replay
+from domain.replay_cache import ReplayCache
 from domain.service import MAX_EVENTS, GameService
 from domain.verify import verify
 from handlers.config import new_secret, utc_now
@@ -108,11 +109,26 @@ def longest_log(ruleset_id: str, cap: int = MAX_EVENTS) -> tuple[GameService, st
 
 def event_cap(cap: int = MAX_EVENTS) -> Bench:
     """What the costliest cheap request costs: a replay step or a verification of a log at
-    the event cap, with no replay cache to help (issue 27: seconds of CPU, once)."""
-    ids = ("records.event_cap.replay_step", "records.event_cap.verify")
+    the event cap, with no replay cache to help (issue 27: seconds of CPU, once); and, as a
+    server runs (its cache on, warmed by the game's own play), a step of the game's past over
+    a read of its newest position (issue 38: replays from the nearest checkpoint)."""
+    ids = (
+        "records.event_cap.replay_step",
+        "records.event_cap.verify",
+        "records.event_cap.past_step_over_read",
+    )
 
     def run() -> list[Figure]:
         service, game_id, token, version = longest_log(EVENT_CAP_GAME, cap)
+        service.cache = ReplayCache()
+        service.read_game(game_id, token)  # the newest position, and the checkpoints on the way
+        read_s = statistics.median(timings(lambda: service.read_game(game_id, token), 50))
+
+        def step(at: int) -> float:
+            return statistics.median(timings(lambda: service.replay_step(game_id, token, at), 5))
+
+        pasts = [step(at) for at in range(1, version, 97)]
+        past_ms = (statistics.median(pasts) - read_s) * 1e3
         service.cache = None
         step_s = min(timings(lambda: service.replay_step(game_id, token, version), 3))
         service.play(game_id, token, version, {"type": "resign"})
@@ -124,6 +140,14 @@ def event_cap(cap: int = MAX_EVENTS) -> Bench:
         return [
             Figure(ids[0], f"replay step at the event cap, no cache ({where})", step_s, "s"),
             Figure(ids[1], f"verify of a record at the event cap ({where})", verify_s, "s"),
+            Figure(
+                ids[2],
+                f"a past replay step over a read of the newest position ({where}, "
+                "cache on; median over every 97th step)",
+                past_ms,
+                "ms",
+                f"worst step {max(pasts) * 1e3:.1f} ms, read {read_s * 1e3:.1f} ms",
+            ),
         ]
 
     return Bench(ids, run)

@@ -22,7 +22,7 @@ from domain.daily import FIRST_DAY
 from domain.errors import Forbidden, GameNotFound, Json
 from domain.registry import get_ruleset
 from domain.replay import Playthrough
-from domain.replay_cache import ReplayCache
+from domain.replay_cache import CHECKPOINT_EVERY, ReplayCache
 from domain.store import DailyPort, GamePort, GameStore, LeaderboardPort, PlayerPort
 from domain.stored import GameRecord, StoredGame
 from domain.usecases.shown import logged, masked
@@ -149,8 +149,9 @@ class Court:
 
     def replay(self, stored: StoredGame, upto: int) -> Playthrough:
         """The game after `upto` events of its log, from the cache's longest matching prefix
-        (or from the deal, without a cache or an entry that matches), the rest played by the
-        one replay path (`Playthrough.replay`, domain/replay.py) by their stored text."""
+        (its newest position or a checkpoint; from the deal, without a cache or a match), the
+        rest played by the one replay path (`Playthrough.replay`, domain/replay.py) by their
+        stored text, leaving a checkpoint at each multiple of CHECKPOINT_EVERY it passes."""
         r = stored.record
         cache = self.cache
         found = None if cache is None else cache.get(r.id, stored.hash_at, upto)
@@ -158,7 +159,13 @@ class Court:
             start, game = 0, Playthrough(get_ruleset(r.ruleset), r.seed, r.options)
         else:
             start, game = found
-        game.replay([(e.seat, e.payload) for e in stored.moves[start:upto]], start, texts=True)
+        every = CHECKPOINT_EVERY
+        marks = range(start - start % every + every, upto + 1, every) if cache is not None else ()
+        for stop in [*marks, upto]:
+            game.replay([(e.seat, e.payload) for e in stored.moves[start:stop]], start, texts=True)
+            start = stop
+            if cache is not None:  # kept only at the multiples of CHECKPOINT_EVERY
+                cache.checkpoint(r.id, stop, stored.hash_at(stop), game)
         if cache is not None:
             cache.put(r.id, upto, stored.hash_at(upto), game)
         return game
@@ -198,10 +205,16 @@ class Court:
         return over
 
     @staticmethod
-    def public_moves(stored: StoredGame, game: Playthrough, seat: int | None) -> list[Json]:
-        """The log as `seat` (None: a spectator) may see it now."""
+    def public_moves(
+        stored: StoredGame, game: Playthrough, seat: int | None, only: int | None = None
+    ) -> list[Json]:
+        """The log as `seat` (None: a spectator) may see it now; `only`: just its event of
+        that index (what is shown of a move may depend on the whole log, but each move's
+        salt is its own, and a replay step needs one of them, not two thousand)."""
         shown = game.ruleset.public_log(game.state, [(m.seat, m.move) for m in stored.moves], seat)
         key = stored.record.chain_key
+        if only is not None:
+            return [logged(stored.moves[only], shown[only], key)]
         return [logged(m, move, key) for m, move in zip(stored.moves, shown, strict=True)]
 
     def game_json(self, record: GameRecord, version: int, game: Playthrough) -> Json:

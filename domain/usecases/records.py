@@ -59,18 +59,18 @@ def replay_step(court: Court, game_id: str, token: str | None, at: int) -> Json:
         raise Unauthenticated("stepping through a game in play needs a seat's token")
     if not 0 <= at <= stored.version:
         raise InvalidRequest("at", f"at must be from 0 to {stored.version}")
-    shown = court.public_moves(stored, opened.game, None if over else seat)
+    viewer = None if over else seat
+    move = court.public_moves(stored, opened.game, viewer, only=at - 1)[0] if at > 0 else None
     game = court.replay(stored, max(at - 1, 0))
     effects: list[Json] = []
     if at > 0:
         event = stored.moves[at - 1]
         effects = game.play(event.seat, event.move)
-    viewer = None if over else seat
     sealed = court.sealed_cards(stored) if at == stored.version else frozenset()
     out: Json = {
         "at": at,
         "version": stored.version,
-        "move": shown[at - 1] if at > 0 else None,
+        "move": move,
         "effects": masked(effects, sealed),
         "view": masked(game.view(viewer), sealed),
     }

@@ -7,7 +7,7 @@ import itertools
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from domain.replay_cache import ReplayCache
+from domain.replay_cache import CHECKPOINT_EVERY, ReplayCache
 from domain.service import GameService
 from handlers.http.app import create_app
 from tests.fakes import InMemoryStore
@@ -117,8 +117,44 @@ def test_the_cache_is_used_and_a_forged_entry_is_ignored():
 
 
 def _cache_of(client):
+    return _service_of(client).cache
+
+
+def _service_of(client):
     for cell in client.application.view_functions["read_game"].__closure__:
         value = cell.cell_contents
         if isinstance(value, GameService):
-            return value.cache
+            return value
     raise AssertionError("no service in the app")
+
+
+def test_past_positions_of_a_long_game_start_from_its_checkpoints():
+    """A game of 300 events (moves and undos): every replay step and the record read alike
+    with and without the cache, and a step of its past starts from the checkpoint before it
+    (a multiple of CHECKPOINT_EVERY), not from the deal."""
+    cached, plain = twin_clients(8)
+    body = {"ruleset": "royal-assassin", "seed": "royal", "options": {"undo": True}}
+    created = cached.post("/v1/games", json=body).json
+    assert plain.post("/v1/games", json=body).json == created
+    gid, auth = created["game"]["id"], {"Authorization": f"Bearer {created['token']}"}
+    for version in range(300):
+        legal = cached.get(f"/v1/games/{gid}", headers=auth).json["view"]["legal_moves"]
+        undo = [m for m in legal if m["type"] == "undo"]
+        move = undo[0] if undo and version % 2 else next(m for m in legal if m["type"] != "resign")
+        for client in (cached, plain):
+            r = client.post(f"/v1/games/{gid}/moves", json={"version": version, "move": move},
+                            headers=auth)  # fmt: skip
+            assert r.status_code == 201, r.json
+    cache = _cache_of(cached)
+    assert sorted(cache._checkpoints[gid]) == list(range(CHECKPOINT_EVERY, 301, CHECKPOINT_EVERY))
+    for at in (0, 1, 127, 128, 129, 200, 255, 256, 299, 300, 5):
+        path = f"/v1/games/{gid}/replay?at={at}"
+        a, b = cached.get(path, headers=auth), plain.get(path, headers=auth)
+        assert (a.status_code, a.get_data()) == (b.status_code, b.get_data()), at
+    stored = _service_of(cached).court.games.load(gid)
+    assert cache.get(gid, stored.hash_at, 200)[0] == 200 - 200 % CHECKPOINT_EVERY
+    assert cache.get(gid, stored.hash_at, CHECKPOINT_EVERY - 1) is None  # from the deal
+    assert (
+        cached.get(f"/v1/games/{gid}/record").get_data()
+        == plain.get(f"/v1/games/{gid}/record").get_data()
+    )
