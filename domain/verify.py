@@ -26,7 +26,7 @@ from typing import Any
 from domain.deal import SEED_PATTERN, seed_commitment
 from domain.errors import IllegalMove, InvalidOptions, Json, UnknownRuleset
 from domain.record import RECORD_FORMAT, RECORD_FORMAT_V1, RECORD_FORMATS, move_hash
-from domain.registry import get_ruleset
+from domain.registry import GAMES, get_ruleset
 from domain.replay import Playthrough
 from domain.usecases.court import GAME_ID
 from domain.usecases.playing import MAX_EVENTS
@@ -171,7 +171,8 @@ def verify(record: object) -> Verdict:
         return nested_too_deeply()
     except _Refused as refused:
         name = record.get("ruleset") if isinstance(record, dict) else None
-        return Verdict(False, name if isinstance(name, str) else None, problems=[refused.problem])
+        known = name if isinstance(name, str) and name in GAMES else None  # never an echo
+        return Verdict(False, known, problems=[refused.problem])
 
 
 def _verify(record: object) -> Verdict:
