@@ -28,13 +28,16 @@ def benches() -> list[Bench]:
 
 @contextmanager
 def serving(*args: str) -> Iterator[str]:
-    """`court serve` on a free loopback port and a fresh SQLite file, creation unlimited, with
-    `args` added; its base URL once it accepts connections, and stopped after."""
+    """`court serve` on a free loopback port and a fresh SQLite file, with `args` added; its
+    base URL once it accepts connections, and stopped after. The per-address limits are off:
+    one address here plays every client (docs/api.md, "Limits")."""
     port = _free_port()
     with tempfile.TemporaryDirectory() as tmp:
         server = subprocess.Popen(
             [sys.executable, "-m", "handlers.cli", "serve", "--port", str(port),
-             "--db", f"{tmp}/court.db", "--games-per-minute", "0", *args],
+             "--db", f"{tmp}/court.db", "--games-per-minute", "0", "--moves-per-minute", "0",
+             "--costly-reads-per-minute", "0", "--streams-per-address", "100000",
+             "--connections-per-address", "100000", *args],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         try:

@@ -1,6 +1,6 @@
-"""Event streams on `court serve` (issue 30): 1,000 streams open on one server (two seats of
-each of 500 Duels), and meanwhile `/healthz` and a move, how soon a move reaches the other
-seat's stream, and the server's memory."""
+"""Event streams on `court serve` (issues 30 and 38): 2,000 streams open on one server (two
+seats of each of 1,000 Duels), the share of a core they cost idle, and meanwhile `/healthz`
+and a move, how soon a move reaches the other seat's stream, and the server's memory."""
 
 from __future__ import annotations
 
@@ -27,7 +27,10 @@ IDS = (
     "server.streams.delivery_median",
     "server.streams.delivery_max",
     "server.streams.rss",
+    "server.streams.idle_cpu",
 )
+IDLE_SECONDS = 10.0
+"""How long the open streams are left idle while the server's CPU time is counted."""
 
 
 def benches() -> list[Bench]:
@@ -48,21 +51,32 @@ def call(base: str, method: str, path: str, body: object = None, token: str | No
         return data
 
 
+def process_tree(pid: int) -> list[int]:
+    """A process and its children (`court serve` and its workers)."""
+    children = Path(f"/proc/{pid}/task/{pid}/children")
+    return [pid, *(int(x) for x in (children.read_text().split() if children.exists() else ()))]
+
+
 def tree_rss_mb(pid: int) -> float:
     """Resident memory of a process and its children (the workers), in MB."""
     total = 0
-    pids = [pid]
-    children = Path(f"/proc/{pid}/task/{pid}/children")
-    if children.exists():
-        pids += [int(x) for x in children.read_text().split()]
-    for p in pids:
+    for p in process_tree(pid):
         for line in Path(f"/proc/{p}/status").read_text().splitlines():
             if line.startswith("VmRSS:"):
                 total += int(line.split()[1])
     return total / 1024
 
 
-def streams(games: int = 500, moves: int = 300, seconds: float = 8.0) -> Bench:
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU time of a process and its children (the workers), in seconds."""
+    total = 0
+    for p in process_tree(pid):
+        fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15)
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def streams(games: int = 1000, moves: int = 300, seconds: float = 8.0) -> Bench:
     """`court serve` with a worker per core (its default; the daily deals' background step
     off, as in bench.server's long-poll figure): `games` Duels, each seat's
     stream open; then `moves` moves on random ones of them, each timed from the POST to its
@@ -87,6 +101,10 @@ def streams(games: int = 500, moves: int = 300, seconds: float = 8.0) -> Bench:
                     stream.next(timeout=30)
                     opened += 1
             rss_before = tree_rss_mb(pid)
+            time.sleep(1)  # the last heads written
+            spent = cpu_seconds(pid)
+            time.sleep(IDLE_SECONDS)
+            idle_share = (cpu_seconds(pid) - spent) / IDLE_SECONDS
             versions = {gid: 0 for gid, _, _ in seats}
             loaded: list[tuple[list[float], list[float]]] = []
             timer = threading.Thread(
@@ -138,6 +156,9 @@ def streams(games: int = 500, moves: int = 300, seconds: float = 8.0) -> Bench:
                    max(delays) * ms, "ms", f"{len(delays)} moves over {opened} streams"),
             Figure(IDS[5], f"court serve resident memory with {opened} streams open",
                    rss_after, "MB", f"all workers; {rss_before:.0f} MB before the moves"),
+            Figure(IDS[6], f"court serve CPU with {opened} streams open and idle",
+                   idle_share * 100, "% of a core",
+                   f"all workers, over {IDLE_SECONDS:.0f} s (heartbeats every 15 s each)"),
         ]  # fmt: skip
 
     return Bench(IDS, run)

@@ -22,9 +22,13 @@ class SseStream:
         token: str | None = None,
         last_event_id: int | None = None,
         timeout: float = 10,
+        source: str | None = None,
     ) -> None:
+        """`source`: the loopback address to connect from (127.0.0.2, ...: another client)."""
         host, port = base.removeprefix("http://").split(":")
-        self.sock = socket.create_connection((host, int(port)), timeout=timeout)
+        self.sock = socket.create_connection(
+            (host, int(port)), timeout=timeout, source_address=(source, 0) if source else None
+        )
         headers = f"Host: {host}\r\nAccept: text/event-stream\r\n"
         if token:
             headers += f"Authorization: Bearer {token}\r\n"

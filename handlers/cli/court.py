@@ -437,12 +437,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     from handlers.http.app import create_app
     from handlers.serve.server import (
         FD_RESERVE,
+        MAX_CONNECTIONS_PER_ADDRESS,
         fitting_connection_limit,
         listen,
         raise_fd_limit,
         run,
     )
-    from handlers.serve.stream_hub import MAX_STREAMS, MAX_STREAMS_PER_GAME
+    from handlers.serve.stream_hub import MAX_STREAMS, MAX_STREAMS_PER_ADDRESS, MAX_STREAMS_PER_GAME
 
     env = Settings.from_env()
     settings = replace(  # the environment's settings, the command line's options over them
@@ -469,7 +470,12 @@ def cmd_serve(args: argparse.Namespace) -> int:
         args.streams = MAX_STREAMS
     if args.streams_per_game is None:
         args.streams_per_game = MAX_STREAMS_PER_GAME
-    for flag in ("threads", "connection_limit", "idle_timeout", "streams_per_game"):
+    if args.streams_per_address is None:
+        args.streams_per_address = MAX_STREAMS_PER_ADDRESS
+    if args.connections_per_address is None:
+        args.connections_per_address = MAX_CONNECTIONS_PER_ADDRESS
+    per_address = ("streams_per_address", "connections_per_address")
+    for flag in ("threads", "connection_limit", "idle_timeout", "streams_per_game", *per_address):
         if getattr(args, flag) < 1:
             raise UsageError(f"--{flag.replace('_', '-')} must be at least 1")
     limits = (
@@ -548,6 +554,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         ident="royal-court",
         streams=streams,
         streams_per_game=args.streams_per_game,
+        streams_per_address=args.streams_per_address,
+        connections_per_address=args.connections_per_address,
     )
     return 0
 
@@ -732,7 +740,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--streams-per-game",
         type=int,
-        help="event streams of one game per worker (default 16)",
+        help="spectators' event streams of one game per worker; each seat has 4 more of its own "
+        "(default 16)",
+    )
+    p.add_argument(
+        "--streams-per-address",
+        type=int,
+        help="event streams one client address may hold open per worker (default 32)",
+    )
+    p.add_argument(
+        "--connections-per-address",
+        type=int,
+        help="connections (streams apart) one client address may hold open per worker; past "
+        "it 429 (default 256)",
     )
     p.add_argument(
         "--games-per-minute",

@@ -423,13 +423,13 @@ def create_app(
         query = _read_schema.load(request.args.to_dict())
         token = _bearer_token()
         seen = last_event_id(request.headers.get("Last-Event-ID"))
-        snap = service.read_game(game_id, token)  # the read route's checks and secrecy
+        seat, snap = service.watch_game(game_id, token)  # the read route's checks and secrecy
         version = snap.game["version"]
         headers = dict(STREAM_HEADERS)
         hub = request.environ.get(HUB_KEY)
         if hub is not None:
-            hub.reserve(game_id)  # or 503 too-many-streams
-            request.environ[TICKET_KEY] = Ticket(game_id, token, version)
+            place = hub.reserve(game_id, seat, request.remote_addr)  # or 503 too-many-streams
+            request.environ[TICKET_KEY] = Ticket(game_id, token, version, place)
         elif not news(version, seen):
             if waiting is None or waiting.acquire(blocking=False):
                 try:

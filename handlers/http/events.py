@@ -88,6 +88,13 @@ class GameEvents:
         version, body = self.body(game_id, token)
         return version, encode_event(version, body)
 
+    def change_mark(self) -> int | None:
+        """A number that changes whenever another connection has written to the store
+        (SQLite's `PRAGMA data_version`), or None on a store that cannot say: the hub's safety
+        poll reads the watched games' versions only when it changed."""
+        mark = getattr(self.service.store, "data_version", None)
+        return None if mark is None else int(mark())
+
     def versions(self, game_ids: list[str]) -> dict[str, int]:
         """Each game's version, a game not found left out: in one statement on a store that
         offers it (SQLite's `versions`), else one small read each (`GameStore.version`)."""
@@ -111,9 +118,21 @@ class GameEvents:
 
 
 @dataclass(frozen=True)
+class Place:
+    """Whose place a held stream takes (`StreamHub.reserve`): its game, its seat (None: a
+    spectator), its client's address (`limits.client_key`)."""
+
+    game_id: str
+    seat: int | None
+    address: str
+
+
+@dataclass(frozen=True)
 class Ticket:
-    """What the route tells the hub it opened: the game, the token, the version sent or seen."""
+    """What the route tells the hub it opened: the game, the token, the version sent or seen,
+    the place it reserved."""
 
     game_id: str
     token: str | None
     version: int
+    place: Place

@@ -145,15 +145,18 @@ KINDS: dict[str, ProblemKind] = _kinds(
                 "A request the service refuses as it stands: `errors` names the field.",
                 {"detail": "at must be from 0 to 12", "errors": {"at": "at must be from 0 to 12"}}),
     ProblemKind(429, "too-many-requests", "Too many requests",
-                "This client address has created too many players or games lately (`court "
-                "serve`'s per-client limits): retry after `Retry-After` seconds.",
+                "This client address has made too many requests of a kind lately, or holds "
+                "as many connections as it may (`court serve`'s per-client limits: games, "
+                "players, moves, costly reads, connections): retry after `Retry-After` "
+                "seconds.",
                 {"detail": "at most 60 games a minute from one address; retry in 1 s"}),
     ProblemKind(400, "http-error", "HTTP error", "Any other HTTP-level refusal (its own status)."),
     ProblemKind(500, "internal-error", "Internal error", "A bug: it has been logged.",
                 {"detail": "the error has been logged"}),
     ProblemKind(503, "too-many-streams", "Too many streams",
-                "`court serve` holds as many event streams as it takes, in all or of this "
-                "game: retry after `Retry-After` seconds, or long-poll meanwhile.",
+                "`court serve` holds as many event streams as it takes: in all, of this "
+                "client address, of this game's spectators or of this seat: retry after "
+                "`Retry-After` seconds, or long-poll meanwhile.",
                 {"detail": "this game has as many open streams as it takes; retry later"}),
     ProblemKind(503, "store-unavailable", "Temporarily unavailable",
                 "The store is throttling or failing: retry after `Retry-After` seconds.",

@@ -28,6 +28,8 @@ import resource
 import signal
 import socket
 import sys
+import threading
+import traceback
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -44,8 +46,16 @@ from waitress.task import (  # type: ignore[import-untyped]
 from waitress.utilities import RequestHeaderFieldsTooLarge  # type: ignore[import-untyped]
 
 from handlers.http.app import MAX_RECORD_BYTES
+from handlers.http.limits import client_key
 from handlers.http.problems import KINDS
-from handlers.serve.stream_hub import EVENTS_PATH, MAX_STREAMS, MAX_STREAMS_PER_GAME, StreamHub
+from handlers.serve.notices import WorkerNotices
+from handlers.serve.stream_hub import (
+    EVENTS_PATH,
+    MAX_STREAMS,
+    MAX_STREAMS_PER_ADDRESS,
+    MAX_STREAMS_PER_GAME,
+    StreamHub,
+)
 
 AppFactory = Callable[[], Any]
 
@@ -65,8 +75,17 @@ HARDENED = {
     # Keep reading a connection while its request is served, so that a client that hangs up
     # is noticed (`waitress.client_disconnected`): a long-poll then stops waiting for it.
     "channel_request_lookahead": 1,
+    # How often idle and stalled connections are looked for (CourtServer.maintenance).
+    "cleanup_interval": 1,
 }
 """The waitress adjustments `court serve` always uses, whatever its flags."""
+SOCKET_OPTIONS = [
+    (socket.IPPROTO_TCP, socket.TCP_NODELAY, 1),  # waitress's own
+    # A fixed kernel send buffer per connection (the kernel doubles it): left to autotune, it
+    # grows to 4 MiB, and a client that never reads has that much of the machine's memory.
+    (socket.SOL_SOCKET, socket.SO_SNDBUF, 128 << 10),
+]
+"""Options of every accepted connection (waitress takes them as an attribute, not a flag)."""
 ACCEPT_BATCH = 256
 """Connections accepted at most per turn of the event loop."""
 
@@ -119,10 +138,23 @@ class ProblemErrorTask(ErrorTask):  # type: ignore[misc]
 
 MAX_PIPELINED = 8
 """Requests one connection may have in flight. waitress parses every request a read brings
-(8 KiB: a hundred short GETs) and serves them all; a client that never reads the answers
-would fill the output buffer past its high-water mark (16 MiB), where the serving thread
-blocks until the client reads or hangs up. Eight answers of the largest kind (a record, under
-a MiB) fit under the mark, so no thread ever waits on a client."""
+(8 KiB: a hundred short GETs) and serves them all, one after another."""
+MAX_UNSENT_PER_CONNECTION = 256 << 10
+"""Answer bytes a connection may have unsent (its client not reading them) before its next
+request waits to be served. It waits holding no thread: it is served once the answers before
+it have gone below this (or dropped with the connection), so no thread ever waits on a client,
+and a connection holds at most this and one answer (the largest, a record at the event
+cap, about half a MiB)."""
+MAX_UNSENT_PER_WORKER = 64 << 20
+"""Answer bytes a worker may hold unsent across all its connections: past it, every request
+not yet begun waits (holding no thread) until stalled readers are closed. A worker holds at
+most this and one answer per request thread."""
+STALLED_SECONDS = 10
+"""A connection whose unsent answer has not moved for this long (or for `--idle-timeout`, if
+shorter) is closed, its client not reading: its memory and its place are given back."""
+MAX_CONNECTIONS_PER_ADDRESS = 256
+"""Open connections (event streams apart) one client address may have per worker by default
+(`--connections-per-address`; an IPv6 address's /64 counts as one): a browser opens six."""
 
 
 MAX_HEADER_LINES = 100
@@ -152,10 +184,50 @@ class BoundedRequestParser(HTTPRequestParser):  # type: ignore[misc]
 
 
 class ProblemChannel(HTTPChannel):  # type: ignore[misc]
+    """A waitress connection that answers its own errors as problems, bounds its pipelined
+    requests and the header lines of each, counts the answer bytes it holds unsent toward the
+    worker's bound, and counts toward its client address's connections."""
+
     error_task_class = ProblemErrorTask
     parser_class = BoundedRequestParser
     requests: list[Any]
     socket: socket.socket | None
+    server: CourtServer
+    _unsent = 0
+    address = ""
+
+    def __init__(self, server: CourtServer, sock: Any, addr: Any, *args: Any,
+                 **kwargs: Any) -> None:  # fmt: skip
+        super().__init__(server, sock, addr, *args, **kwargs)
+        self.address = client_key(addr[0] if isinstance(addr, tuple) else None)
+        if not server.admit(self.address):
+            kind = KINDS["too-many-requests"]
+            detail = f"at most {server.per_address} open connections from one address"
+            body = json.dumps(kind.body(detail)).encode()
+            head = (
+                "HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/problem+json\r\n"
+                f"Content-Length: {len(body)}\r\nRetry-After: 5\r\nConnection: close\r\n\r\n"
+            ).encode()
+            with self.outbuf_lock:
+                self.outbufs[-1].append(head + body)
+                self.total_outbufs_len += len(head) + len(body)
+            self.close_when_flushed = True  # nothing is read from it
+
+    @property
+    def total_outbufs_len(self) -> int:
+        """waitress's count of this connection's unsent bytes, kept in the worker's too."""
+        return self._unsent
+
+    @total_outbufs_len.setter
+    def total_outbufs_len(self, value: int) -> None:
+        self.server.count_unsent(value - self._unsent)
+        self._unsent = value
+
+    def handle_close(self) -> None:
+        if self.address:
+            self.server.leave(self.address)
+            self.address = ""
+        super().handle_close()
 
     def received(self, data: bytes) -> bool:
         """Take what a read brought, then keep at most MAX_PIPELINED requests: the last kept
@@ -184,7 +256,8 @@ class ProblemChannel(HTTPChannel):  # type: ignore[misc]
         socket, the request's environ and any answer still owed to earlier requests of this
         connection to the hub. Requests pipelined after the stream's are dropped: a stream
         is the connection's last answer."""
-        hub: StreamHub = self.server.hub
+        hub = self.server.hub
+        assert hub is not None  # add_task hands streams over only with a hub
         with self.requests_lock:
             request = self.requests[0] if self.requests else None
             del self.requests[:]
@@ -213,26 +286,89 @@ class ProblemChannel(HTTPChannel):  # type: ignore[misc]
 
 class CourtServer(TcpWSGIServer):  # type: ignore[misc]
     """waitress's TCP server on an already bound socket, answering its own errors as
-    problems, and taking every waiting connection at once."""
+    problems, taking every waiting connection at once, bounding the connections of one
+    address and the answers held unsent, and counting its event streams as connections."""
 
     channel_class = ProblemChannel
     hub: StreamHub | None = None
 
+    def __init__(self, *args: Any, per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
+                 **kwargs: Any) -> None:  # fmt: skip
+        self.per_address = per_address
+        self.addresses: Counter[str] = Counter()
+        self.unsent = 0
+        self.unsent_lock = threading.Lock()
+        self.waiting: set[ProblemChannel] = set()  # requests held back (unsent answers)
+        super().__init__(*args, **kwargs)
+
+    def admit(self, address: str) -> bool:
+        """Count a new connection of `address` (the event loop's thread): False past its cap."""
+        self.addresses[address] += 1
+        return self.addresses[address] <= self.per_address
+
+    def leave(self, address: str) -> None:
+        self.addresses[address] -= 1
+        if self.addresses[address] <= 0:
+            del self.addresses[address]
+
+    def count_unsent(self, change: int) -> None:
+        with self.unsent_lock:
+            self.unsent += change
+
+    def must_wait(self, channel: ProblemChannel) -> bool:
+        """Whether a connection's next request waits for unsent answers to go out."""
+        return bool(
+            channel.total_outbufs_len > MAX_UNSENT_PER_CONNECTION
+            or self.unsent > MAX_UNSENT_PER_WORKER
+        )
+
     def add_task(self, channel: Any) -> None:
         """A request for an event stream goes to the hub, not to a request thread: the
         hand-over runs in the event loop's thread (this may be called from a request
-        thread, for a request pipelined behind another)."""
+        thread, for a request pipelined behind another). A request behind too many unsent
+        bytes waits, holding no thread, until the event loop finds them gone (`readable`)."""
+        if isinstance(channel, ProblemChannel) and self.must_wait(channel):
+            with self.unsent_lock:
+                self.waiting.add(channel)
+            return
         if self.hub is not None and isinstance(channel, ProblemChannel) and channel.wants_stream():
             self.trigger.pull_trigger(channel.hand_to_hub)
             return
         super().add_task(channel)
+
+    def readable(self) -> bool:
+        """Called by the event loop at every turn: requests that waited on unsent answers go
+        to a thread once those are sent (or the connection is gone)."""
+        if self.waiting:
+            with self.unsent_lock:
+                waiting, self.waiting = self.waiting, set()
+            for channel in waiting:
+                if channel.connected and channel.requests:
+                    self.add_task(channel)
+        crowded = self.connections() >= self.adj.connection_limit  # streams too
+        return bool(super().readable()) and not crowded
+
+    def maintenance(self, now: float) -> None:
+        """waitress closes connections idle for `channel_timeout`; also those whose unsent
+        answer has not moved for STALLED_SECONDS, requests waiting or not."""
+        super().maintenance(now)
+        cutoff = now - min(STALLED_SECONDS, self.adj.channel_timeout)
+        for channel in list(self.active_channels.values()):
+            if channel.total_outbufs_len and channel.last_activity < cutoff:
+                # Closed now: marking it to close, as waitress does an idle connection, would
+                # wait for its socket to take a write, which a client that reads nothing stops.
+                channel.handle_close()
+
+    def connections(self) -> int:
+        """Open connections, event streams included (they count toward the limit)."""
+        return len(self._map) + (self.hub.places if self.hub is not None else 0)
 
     def handle_accept(self) -> None:
         """Accept what is waiting, up to ACCEPT_BATCH, not just one: each turn of the event
         loop polls every open connection, so a burst of new ones (thousands) would otherwise
         cost a turn each, while a newcomer waits behind them in the kernel's backlog."""
         for _ in range(ACCEPT_BATCH):
-            if len(self._map) >= self.adj.connection_limit:
+            if self.connections() >= self.adj.connection_limit:
                 return
             before = len(self._map)
             super().handle_accept()
@@ -245,12 +381,18 @@ def serve(
     sock: socket.socket,
     streams: int = MAX_STREAMS,
     streams_per_game: int = MAX_STREAMS_PER_GAME,
+    streams_per_address: int = MAX_STREAMS_PER_ADDRESS,
+    connections_per_address: int = MAX_CONNECTIONS_PER_ADDRESS,
+    notices: WorkerNotices | None = None,
+    worker: int = 0,
     **options: Any,
 ) -> None:
     """Serve `app` on `sock` until stopped: waitress's `serve`, with the hardened server, and
-    a stream hub holding up to `streams` event streams (`streams_per_game` of one game) if
-    the app offers its games' events (`create_app` does)."""
+    a stream hub holding up to `streams` event streams (`streams_per_game` spectators of one
+    game, `streams_per_address` of one address) if the app offers its games' events
+    (`create_app` does); `notices`: the workers' (`run`), this one being number `worker`."""
     adj = Adjustments(**(options | HARDENED))
+    adj.socket_options = SOCKET_OPTIONS
     dispatcher = ThreadedTaskDispatcher()
     dispatcher.set_thread_count(adj.threads)
     server = CourtServer(
@@ -261,10 +403,16 @@ def serve(
         adj=adj,
         bind_socket=False,
         sockinfo=(sock.family, sock.type, sock.proto, sock.getsockname()),
+        per_address=connections_per_address,
     )
     events = getattr(app, "extensions", {}).get("royal_court.events")
     if events is not None and streams > 0:
-        server.hub = StreamHub(app, events, max_streams=streams, per_game=streams_per_game)
+        hub = server.hub = StreamHub(
+            app, events, max_streams=streams, per_game=streams_per_game,
+            per_address=streams_per_address)  # fmt: skip
+        if notices is not None:  # moves made by the other workers wake this one's streams
+            events.listen(notices.tell_others(worker))
+            notices.listen(worker, hub.moved)
     server.run()
 
 
@@ -296,6 +444,7 @@ def run(
         serve(make_app(), sock, **options)
         return
     children: dict[int, int] = {}  # pid -> worker number
+    notices = WorkerNotices(workers)
 
     def start(number: int) -> None:
         pid = os.fork()
@@ -305,7 +454,10 @@ def run(
             try:
                 if number == 0 and background is not None:
                     background()
-                serve(make_app(), sock, **options)
+                serve(make_app(), sock, notices=notices, worker=number, **options)
+            except BaseException:  # said before the parent replaces the worker
+                traceback.print_exc()
+                os._exit(1)
             finally:
                 os._exit(0)
         children[pid] = number

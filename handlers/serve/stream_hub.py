@@ -7,11 +7,23 @@ channel (`handlers/serve/server.py`) hands the socket of a parsed `GET .../event
 to the hub, which runs the same Flask route once for the head and the first event (errors are
 then the usual problem documents), and keeps the socket itself: one thread with a `selectors`
 loop writing without blocking, into a bounded buffer per connection (a reader that falls behind
-by more than `MAX_BUFFERED` bytes is closed, never buffered without bound), one thread polling
-the versions of the games with open streams only (`GameEvents.versions`; it also sees moves made
-by other worker processes), a small pool computing each stream's event through the read use
-case. A move made in this process wakes its game's streams at once (`GameEvents.moved`),
-without waiting for the next poll.
+by more than `MAX_BUFFERED` bytes is closed, never buffered without bound), and a small pool
+computing each stream's event through the read use case.
+
+The moves themselves wake their game's streams: a move made in this process at once
+(`GameEvents.moved`), one made by another worker by its notice (handlers/serve/notices.py).
+Nothing is polled per stream: a safety poll once a second asks the store whether anything was
+written by another connection at all (SQLite's `data_version`, one cheap statement) and reads
+the watched games' versions only then (a writer outside this server, a notice dropped, a game
+deleted by its expiry); a store that cannot say reads them every `UNGATED_POLL_SECONDS`. So
+idle streams cost their heartbeats alone, whatever their number.
+
+Streams are shared fairly (docs/api.md, "Limits"): each client address holds at most
+`MAX_STREAMS_PER_ADDRESS` of a worker's streams; spectators of a game share
+`MAX_STREAMS_PER_GAME` of them and at most three quarters of the worker's, while each seat of
+the game keeps `SEAT_STREAMS` of its own, so no crowd of spectators locks its players out; and
+a stream lives at most `MAX_LIFETIME_SECONDS` (less up to a tenth, so that they do not all end
+together), after which the client opens it again with `Last-Event-ID` and has missed nothing.
 """
 
 from __future__ import annotations
@@ -19,6 +31,8 @@ from __future__ import annotations
 import collections
 import contextlib
 import logging
+import math
+import random
 import re
 import selectors
 import socket
@@ -32,7 +46,8 @@ from typing import Any
 
 from domain.errors import GameNotFound
 from handlers.http import presenter as present
-from handlers.http.events import HEARTBEAT, HUB_KEY, TICKET_KEY, GameEvents, Ticket
+from handlers.http.events import HEARTBEAT, HUB_KEY, TICKET_KEY, GameEvents, Place, Ticket
+from handlers.http.limits import client_key
 from handlers.http.problems import KINDS, Problem
 
 log = logging.getLogger("royal_court.streams")
@@ -42,10 +57,13 @@ EVENTS_PATH = re.compile(r"/v1/games/[^/]+/events")
 HEARTBEAT_SECONDS = 15.0
 """A comment line (`: keep-alive`) after this long without a write: proxies close silent
 connections (nginx after 60 s by default), and it tells a client the stream is alive."""
-POLL_SECONDS = 0.05
-"""How often the hub reads the version of each game with an open stream (on SQLite one
-statement for all of them, whatever their number of streams): the delay of a move made by
-another worker process."""
+POLL_SECONDS = 1.0
+"""How often the safety poll asks the store whether another connection wrote anything (and,
+only if so, reads the version of each watched game): the longest a move made outside this
+server's workers, or one whose notice was dropped, waits to reach its streams."""
+UNGATED_POLL_SECONDS = 5.0
+"""How often the safety poll reads the watched games' versions on a store that cannot say
+whether anything was written (DynamoDB: one small read per watched game)."""
 MAX_BUFFERED = 256 * 1024
 """Bytes a stream may have waiting for its reader; past this it is closed (the client
 reconnects with Last-Event-ID and gets the current state in one event)."""
@@ -53,8 +71,19 @@ MAX_STREAMS = 2000
 """Open streams per `court serve` worker by default (`--streams`): each is a socket and a few
 KB; past it a stream is refused with 503 too-many-streams and Retry-After."""
 MAX_STREAMS_PER_GAME = 16
-"""Open streams of one game per worker by default (`--streams-per-game`): two seats and a few
-spectators' tabs; every move costs one read per distinct token of the game's streams."""
+"""Spectators' open streams of one game per worker by default (`--streams-per-game`); every
+move costs one read per distinct token of the game's streams."""
+SEAT_STREAMS = 4
+"""Open streams each seat of a game has per worker, beside its spectators' (a player's tabs
+and devices): spectators cannot take them."""
+SPECTATOR_SHARE = 0.75
+"""The part of a worker's streams spectators may hold in all: the rest is kept for seats."""
+MAX_STREAMS_PER_ADDRESS = 32
+"""Open streams of one client address per worker by default (`--streams-per-address`; an
+IPv6 address's /64 counts as one address)."""
+MAX_LIFETIME_SECONDS = 1800.0
+"""The longest a stream stays open (less a random tenth at most): its client then opens it
+again with Last-Event-ID, and the places of clients long gone are taken back."""
 RETRY_AFTER = 5
 """Retry-After of a stream refused for want of room."""
 MAX_INPUT = 64 * 1024
@@ -71,6 +100,8 @@ class Stream:
     game_id: str = ""
     token: str | None = None
     version: int = -1
+    place: Place | None = None  # its reserved place, given back when it closes
+    ends: float = math.inf  # when its lifetime is over (time.monotonic)
     out: bytearray = field(default_factory=bytearray)
     last_write: float = 0.0
     received: int = 0
@@ -101,19 +132,25 @@ class StreamHub:
         *,
         max_streams: int = MAX_STREAMS,
         per_game: int = MAX_STREAMS_PER_GAME,
+        per_address: int = MAX_STREAMS_PER_ADDRESS,
         threads: int = 2,
         poll_seconds: float = POLL_SECONDS,
         heartbeat_seconds: float = HEARTBEAT_SECONDS,
         max_buffered: int = MAX_BUFFERED,
+        lifetime_seconds: float = MAX_LIFETIME_SECONDS,
     ) -> None:
         self.app, self.events = app, events
-        self.max_streams, self.per_game = max_streams, per_game
+        self.max_streams, self.per_game, self.per_address = max_streams, per_game, per_address
         self.poll_seconds, self.heartbeat_seconds = poll_seconds, heartbeat_seconds
-        self.max_buffered = max_buffered
+        self.max_buffered, self.lifetime_seconds = max_buffered, lifetime_seconds
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="stream-events")
         self.lock = threading.Lock()  # watches, counts
         self.watches: dict[str, Watch] = {}
-        self.reserved: collections.Counter[str] = collections.Counter()
+        # Reserved places: per game and seat (None: its spectators), per address, in all.
+        self.reserved: collections.Counter[tuple[str, int | None]] = collections.Counter()
+        self.by_address: collections.Counter[str] = collections.Counter()
+        self.spectating = 0
+        self.places = 0  # in all: read without the lock by the server's accept (a count)
         self.pending = 0  # sockets handed over whose head is not yet written
         self.selector = selectors.DefaultSelector()
         self._wake_r, self._wake_w = socket.socketpair()
@@ -123,6 +160,7 @@ class StreamHub:
         self._commands: collections.deque[Callable[[], None]] = collections.deque()
         self._woken = False
         self._streams: set[Stream] = set()
+        self._recheck = False  # the next safety poll reads the versions whatever the store says
         self._stopped = threading.Event()
         events.listen(self.moved)
         for target, name in ((self._loop, "stream-loop"), (self._poll, "stream-poll")):
@@ -150,19 +188,35 @@ class StreamHub:
         environ[HUB_KEY] = self
         self.pool.submit(self._head, sock, environ, prefix)
 
-    def reserve(self, game_id: str) -> None:
-        """Count a stream of `game_id` about to open, or refuse it (503, Retry-After): called
-        by the route, so that the refusal is a problem document like any other."""
+    def reserve(self, game_id: str, seat: int | None, address: str | None) -> Place:
+        """Take a place for a stream of `game_id` about to open, as `seat` (None: a spectator)
+        from `address`, or refuse it (503, Retry-After): called by the route, so that the
+        refusal is a problem document like any other."""
+        place = Place(game_id, seat, client_key(address))
         with self.lock:
-            total = sum(self.reserved.values())
-            if total >= self.max_streams or self.reserved[game_id] >= self.per_game:
-                whose = "this server" if total >= self.max_streams else "this game"
+            total = self.places
+            spectator = seat is None
+            if self.by_address[place.address] >= self.per_address:
+                whose = "this client address"
+            elif total >= self.max_streams:
+                whose = "this server"
+            elif spectator and self.spectating >= self.max_streams * SPECTATOR_SHARE:
+                whose = "this server's spectators"
+            elif self.reserved[game_id, seat] >= (self.per_game if spectator else SEAT_STREAMS):
+                whose = "this game's spectators" if spectator else "this seat"
+            else:
+                whose = ""
+            if whose:
                 raise Problem(
                     "too-many-streams",
                     f"{whose} has as many open streams as it takes; retry later",
                     {"Retry-After": str(RETRY_AFTER)},
                 )
-            self.reserved[game_id] += 1
+            self.reserved[game_id, seat] += 1
+            self.by_address[place.address] += 1
+            self.spectating += spectator
+            self.places += 1
+        return place
 
     def moved(self, game_id: str) -> None:
         """A move was made here: compute the game's events now, not at the next poll."""
@@ -207,8 +261,10 @@ class StreamHub:
         if ticket is not None and opened:
             stream.game_id, stream.token, stream.version = (
                 ticket.game_id, ticket.token, ticket.version)  # fmt: skip
+            stream.place = ticket.place
+            stream.ends = time.monotonic() + self.lifetime_seconds * (1 - random.random() / 10)
         elif ticket is not None:  # reserved, but not opened after all
-            self._release(ticket.game_id)
+            self._release(ticket.place)
         with self.lock:
             self.pending -= 1
         self._command(
@@ -236,6 +292,7 @@ class StreamHub:
                     log.exception("a stream's event failed")
                     with self.lock:
                         watch.known = -1
+                    self._recheck = True
                     continue
                 with self.lock:
                     watch.known = max(watch.known, version)
@@ -250,14 +307,27 @@ class StreamHub:
     # -- the poller --------------------------------------------------------------------------
 
     def _poll(self) -> None:
-        """Every poll_seconds, the version of each watched game (one small read each)."""
+        """The safety poll (see the module's docstring): every poll_seconds, whether another
+        connection wrote to the store, and only then the version of each watched game."""
+        seen: int | None = None
+        ungated_at = 0.0
         while not self._stopped.wait(self.poll_seconds):
             with self.lock:
                 watches = list(self.watches.values())
             if not watches:
                 continue
             try:
+                mark = self.events.change_mark()
+                if mark is None:  # the store cannot say: every UNGATED_POLL_SECONDS
+                    if time.monotonic() - ungated_at < UNGATED_POLL_SECONDS:
+                        continue
+                    ungated_at = time.monotonic()
+                elif mark == seen and not self._recheck:
+                    continue
+                self._recheck = False
+                # Read after the mark: a write between the two is seen now or at the next poll.
                 versions = self.events.versions([w.game_id for w in watches])
+                seen = mark
             except Exception:
                 log.exception("the watched games' versions could not be read")
                 continue
@@ -274,11 +344,17 @@ class StreamHub:
             watch.busy = True
         self.pool.submit(self._compute, watch)
 
-    def _release(self, game_id: str) -> None:
+    def _release(self, place: Place) -> None:
         with self.lock:
-            self.reserved[game_id] -= 1
-            if self.reserved[game_id] <= 0:
-                del self.reserved[game_id]
+            key = (place.game_id, place.seat)
+            self.reserved[key] -= 1
+            if self.reserved[key] <= 0:
+                del self.reserved[key]
+            self.by_address[place.address] -= 1
+            if self.by_address[place.address] <= 0:
+                del self.by_address[place.address]
+            self.spectating -= place.seat is None
+            self.places -= 1
 
     # -- the selector loop -------------------------------------------------------------------
 
@@ -310,7 +386,11 @@ class StreamHub:
             if now >= next_beat:
                 next_beat = now + 1
                 for stream in list(self._streams):
-                    if not stream.finishing and now - stream.last_write >= self.heartbeat_seconds:
+                    if stream.finishing:
+                        continue
+                    if now >= stream.ends:  # its lifetime is over (a half-sent event is
+                        self._close(stream)  # dropped whole by the client's parser)
+                    elif now - stream.last_write >= self.heartbeat_seconds:
                         self._write(stream, HEARTBEAT)
         for stream in list(self._streams):
             self._close(stream)
@@ -400,7 +480,7 @@ class StreamHub:
         with contextlib.suppress(OSError):
             stream.sock.close()
         stream.out.clear()
-        if not stream.game_id:
+        if stream.place is None:
             return
         with self.lock:
             watch = self.watches.get(stream.game_id)
@@ -408,7 +488,7 @@ class StreamHub:
                 watch.streams.discard(stream)
                 if not watch.streams:
                     del self.watches[stream.game_id]
-        self._release(stream.game_id)
+        self._release(stream.place)
 
 
 def _call(app: Callable[..., Iterable[bytes]], environ: dict[str, Any]) -> tuple[str, Any, bytes]:

@@ -73,7 +73,8 @@ def timed_call(base, *args, **kwargs):
 
 def test_2000_idle_connections_leave_the_server_serving(tmp_path):
     own_fd_room(IDLE_CONNECTIONS + 200)
-    with court_serve(tmp_path, preexec_fn=a_typical_soft_limit) as (base, port, proc):
+    many = ("--connections-per-address", str(IDLE_CONNECTIONS + 10))  # all from this address
+    with court_serve(tmp_path, *many, preexec_fn=a_typical_soft_limit) as (base, port, proc):
         idle = []
         try:
             for _ in range(IDLE_CONNECTIONS):
@@ -127,6 +128,29 @@ def answered(socks, seconds):
         ready, _, _ = select.select([s for s in socks if s not in done], [], [], 0.1)
         done += ready
     return done
+
+
+def test_one_address_holds_at_most_its_connections(tmp_path):
+    """Past `--connections-per-address` open connections, an address's next one is answered
+    429 (a problem, Retry-After) and closed unread; another address is served as before."""
+    with court_serve(tmp_path, "--connections-per-address", "5") as (base, port, _):
+        held = [socket.create_connection(("127.0.0.1", port), timeout=10) for _ in range(5)]
+        status, headers, problem = call(base, "GET", "/healthz")
+        assert status == 429 and headers["Retry-After"] == "5", problem
+        assert problem["type"] == "urn:royal-court:problem:too-many-requests"
+        assert "5 open connections" in problem["detail"]
+        other = socket.create_connection(
+            ("127.0.0.1", port), timeout=10, source_address=("127.0.0.2", 0)
+        )
+        other.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        assert other.recv(100).startswith(b"HTTP/1.1 200")
+        held.pop().close()  # a place given back
+        deadline = time.monotonic() + 5
+        while call(base, "GET", "/healthz")[0] != 200:
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        for connection in (*held, other):
+            connection.close()
 
 
 def test_64_long_polls_delay_neither_healthz_nor_a_move(tmp_path):

@@ -26,7 +26,10 @@ def duel(base: str) -> tuple[str, list[str]]:
 
 
 def test_two_seats_of_a_duel_see_each_others_moves_on_their_streams(tmp_path):
-    args = ("--db", str(tmp_path / "court.db"), "--workers", "2", "--games-per-minute", "0")
+    # 195 streams from this one address (the cap per address is for attackers), two workers:
+    # a move made by one worker reaches the streams the other holds by its notice, at once.
+    args = ("--db", str(tmp_path / "court.db"), "--workers", "2", "--games-per-minute", "0",
+            "--streams-per-address", "200")  # fmt: skip
     with open(tmp_path / "server.log", "w") as err, server(*args, stderr=err) as (base, _):
         gid, tokens = duel(base)
         seats = [SseStream(base, gid, token) for token in tokens]

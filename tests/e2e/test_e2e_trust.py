@@ -1,6 +1,7 @@
 """Hostile clients against a real `court serve` over loopback: the holes an outside attack
 found (issue 38), each played again as the attacker played it."""
 
+import contextlib
 import json
 import socket
 import time
@@ -9,14 +10,20 @@ import pytest
 
 from domain.registry import GAMES
 from tests.e2e.test_e2e import call, server
+from tests.e2e.test_e2e_streams import duel
 from tests.helpers import strings_in
+from tests.sse import SseStream
 
 
 @pytest.fixture(scope="module")
 def base(tmp_path_factory):
     """One `court serve` for the attacks of this module (each leaves the server as it was)."""
     folder = tmp_path_factory.mktemp("trust")
-    with server("--db", str(folder / "court.db"), env={"ROYAL_DAILY_SECRET": "trust"}) as (url, _):
+    args = ("--db", str(folder / "court.db"))
+    with (
+        open(folder / "server.log", "w") as log,  # more than a pipe holds
+        server(*args, env={"ROYAL_DAILY_SECRET": "trust"}, stderr=log) as (url, _),
+    ):
         yield url
 
 
@@ -157,6 +164,83 @@ def test_clients_that_never_read_their_verdicts_cannot_stop_the_server(base):
     finally:
         for connection in silent:
             connection.close()
+
+
+def test_one_client_cannot_take_the_streams_of_a_new_games_seats(base):
+    """The attack: one address opened 4,000 streams (every place of both workers) and a new
+    game's own seat got 503; 32 spectator streams of one game locked both its seats out. Now
+    an address holds 32 streams a worker, spectators of a game 16 a worker, and each seat has
+    places of its own."""
+    games = [duel(base) for _ in range(5)]
+    attempts = [SseStream(base, gid) for gid, _ in games for _ in range(30)]  # 150 spectators
+    held = [stream for stream in attempts if stream.head() == 200]
+    refusals = [json.loads(s.body)["detail"] for s in attempts if s.status == 503]
+    assert len(held) <= 2 * 32 and len(held) + len(refusals) == len(attempts)
+    assert any("client address" in detail for detail in refusals), refusals
+    gid, tokens = duel(base)
+    crowd = [SseStream(base, gid, source="127.0.0.3") for _ in range(40)]  # another client
+    watching = [stream for stream in crowd if stream.head() == 200]
+    assert len(watching) <= 2 * 16
+    seats = [SseStream(base, gid, token, source="127.0.0.2") for token in tokens]
+    try:
+        for stream in seats:
+            assert stream.next()[0] == 0  # each seat has its stream, and its first event
+    finally:
+        for stream in (*attempts, *crowd, *seats):
+            stream.close()
+
+
+def test_answers_a_client_never_reads_are_not_made_ahead_nor_kept(tmp_path):
+    """The attack: 100 connections each pipelined 8 requests for a 480 KB record and never
+    read: every answer was made and held, 264 MB for the 30 s idle timeout. Now a connection's
+    next request waits (holding no thread) while 256 KiB of its answers are unsent, and a
+    connection whose answer has not moved for the idle timeout (here 2 s) is closed, requests
+    waiting or not. A client that reads gets every answer, in order."""
+    request = b"GET /openapi.yaml HTTP/1.1\r\nHost: x\r\n\r\n"  # 218 KB, cached
+    args = ("--db", str(tmp_path / "court.db"), "--idle-timeout", "2")
+    with open(tmp_path / "server.log", "w") as log, server(*args, stderr=log) as (base, _):
+        host, port = base.removeprefix("http://").split(":")
+        silent = []
+        for _ in range(100):
+            connection = socket.socket()
+            connection.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+            connection.connect((host, int(port)))
+            connection.sendall(request * 8)
+            silent.append(connection)
+        reader = socket.create_connection((host, int(port)), timeout=10)
+        reader.sendall(request * 8)
+        time.sleep(1)
+        status, _, answer = call(base, "GET", "/healthz")
+        assert status == 200, answer
+        made = (tmp_path / "server.log").read_text().count('"path": "/openapi.yaml"')
+        assert made <= 100 * 3 + 8, made  # two or three a silent connection, not eight
+        assert read_answers(reader, 8) == [200] * 8  # a reader's are made as it reads
+        time.sleep(3)  # past the idle timeout and a maintenance pass: the silent are closed
+        for connection in silent:
+            connection.settimeout(5)
+            got = b""
+            with contextlib.suppress(ConnectionResetError):
+                while chunk := connection.recv(1 << 20):
+                    got += chunk
+            assert got.count(b"HTTP/1.1 200") <= 3
+            connection.close()
+        reader.close()
+
+
+def read_answers(connection: socket.socket, count: int) -> list[int]:
+    """The statuses of `count` answers read off a connection (each with a Content-Length)."""
+    statuses, buffer = [], b""
+    while len(statuses) < count:
+        while b"\r\n\r\n" not in buffer:
+            buffer += connection.recv(1 << 16)
+        head, buffer = buffer.split(b"\r\n\r\n", 1)
+        statuses.append(int(head.split()[1]))
+        length = int(next(x for x in head.split(b"\r\n") if x.lower().startswith(b"content-length"))
+                     .split(b":")[1])  # fmt: skip
+        while len(buffer) < length:
+            buffer += connection.recv(1 << 16)
+        buffer = buffer[length:]
+    return statuses
 
 
 def finished_record(base: str) -> dict:

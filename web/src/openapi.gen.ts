@@ -2757,7 +2757,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The store is throttling or failing: retry after `Retry-After` seconds. / `court serve` holds as many event streams as it takes, in all or of this game: retry after `Retry-After` seconds, or long-poll meanwhile. */
+            /** @description The store is throttling or failing: retry after `Retry-After` seconds. / `court serve` holds as many event streams as it takes: in all, of this client address, of this game's spectators or of this seat: retry after `Retry-After` seconds, or long-poll meanwhile. */
             503: {
                 headers: {
                     /** @description Seconds. */
