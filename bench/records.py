@@ -1,9 +1,13 @@
-"""Records' figures: `court verify` against a replay, verify throughput, and the costliest
-cheap request, a replay step or a verification of a log at the event cap."""
+"""Records' figures: `court verify` against a replay, verify throughput, the costliest cheap
+request (a replay step or a verification of a log at the event cap), and the bytes one client
+can make the SQLite store keep a day at `court serve`'s default rates."""
 
 from __future__ import annotations
 
+import os
+import sqlite3
 import statistics
+import tempfile
 
 from bench.figures import Bench, Figure, timings
 from bench.games import EVENT_CAP_GAME, LOG_GAME, stalling_log
@@ -13,13 +17,16 @@ from domain.registry import get_game, get_ruleset
 from domain.replay import replay
 from domain.replay_cache import ReplayCache
 from domain.service import MAX_EVENTS, GameService
+from domain.stored import IDEMPOTENCY_KEY_MAX
 from domain.verify import verify
-from handlers.config import new_secret, utc_now
+from handlers.config import Settings, new_secret, utc_now
+from handlers.http import limits
+from infra.sqlite_store import SqliteStore
 from tests.fakes import InMemoryStore
 
 
 def benches() -> list[Bench]:
-    return [verify_against_replay(), verify_throughput(), event_cap()]
+    return [verify_against_replay(), verify_throughput(), event_cap(), storage_per_client()]
 
 
 def record_of(ruleset_id: str, seed: str, options: dict[str, object], moves: list[Json]) -> Json:
@@ -85,10 +92,14 @@ def verify_throughput(records: int = 100) -> Bench:
     return Bench((ident,), run)
 
 
-def longest_log(ruleset_id: str, cap: int = MAX_EVENTS) -> tuple[GameService, str, str, int]:
+def longest_log(
+    ruleset_id: str, cap: int = MAX_EVENTS, service: GameService | None = None, key: bool = False
+) -> tuple[GameService, str, str, int]:
     """A casual game at the event cap (the costliest log a client can build): moves in turn
-    up to 200 events, then a move and its undo, over and over, to `cap`."""
-    service = GameService(InMemoryStore(), utc_now, new_secret)
+    up to 200 events, then a move and its undo, over and over, to `cap`; on the in-memory
+    store unless a `service` is given, each move with an Idempotency-Key of the longest kind
+    if `key`."""
+    service = service or GameService(InMemoryStore(), utc_now, new_secret)
     snap = service.create_game(ruleset_id, {"undo": True}, "bench-longest")
     token = snap.token
     assert token is not None
@@ -100,7 +111,8 @@ def longest_log(ruleset_id: str, cap: int = MAX_EVENTS) -> tuple[GameService, st
         undo = version > 200 and {"type": "undo"} in legal and version % 2
         move = {"type": "undo"} if undo else real[step % len(real)]
         step += 1
-        snap = service.play(game_id, token, version, move)
+        idempotency_key = f"{version:0{IDEMPOTENCY_KEY_MAX}d}" if key else None
+        snap = service.play(game_id, token, version, move, idempotency_key)
         if snap.game["status"] != "playing":
             break
         version, view = snap.game["version"], snap.view
@@ -151,3 +163,54 @@ def event_cap(cap: int = MAX_EVENTS) -> Bench:
         ]
 
     return Bench(ids, run)
+
+
+def storage_per_client(games: int = 300) -> Bench:
+    """Bytes the SQLite store keeps per move (a 64-character Idempotency-Key each, indexes
+    and all) and per new game (a secret deal), and what one client address makes it keep a
+    day at `court serve`'s default rates, every worker of this machine's default count (one
+    per core) taking a full share. Retention bounds what it can pile up: a finished casual
+    game is kept `ROYAL_FINISHED_TTL_DAYS` (an unfinished one less), so at most that many
+    days of it are ever kept (issue 38)."""
+    ids = ("records.storage.move_bytes", "records.storage.game_bytes",
+           "records.storage.client_day")  # fmt: skip
+
+    def run() -> list[Figure]:
+        settings = Settings()
+        with tempfile.TemporaryDirectory() as tmp:
+            path = f"{tmp}/court.db"
+            service = GameService(SqliteStore(path), utc_now, new_secret,
+                                  game_ttl=settings.game_ttl,
+                                  finished_ttl=settings.finished_ttl)  # fmt: skip
+            empty = file_bytes(path)
+            for _ in range(games):
+                service.create_game(LOG_GAME, None, None)
+            created = file_bytes(path)
+            _, _, _, moves = longest_log(EVENT_CAP_GAME, service=service, key=True)
+            played = file_bytes(path)
+        per_game = (created - empty) / games
+        per_move = (played - created) / moves
+        workers = os.cpu_count() or 1
+        minute = limits.MOVES_PER_MINUTE * per_move + limits.GAMES_PER_MINUTE * per_game
+        day = minute * 60 * 24 * workers
+        kept_days = settings.finished_ttl_days
+        return [
+            Figure(ids[0], "SQLite bytes kept per move", per_move, "bytes",
+                   f"{moves} moves of a game at the event cap, each with a "
+                   f"{IDEMPOTENCY_KEY_MAX}-character Idempotency-Key; indexes included"),
+            Figure(ids[1], "SQLite bytes kept per new game", per_game, "bytes",
+                   f"{games} secret deals of {LOG_GAME}, unplayed"),
+            Figure(ids[2], "bytes one client address makes the store keep a day", day / 1e6,
+                   "MB", f"{limits.MOVES_PER_MINUTE} moves and {limits.GAMES_PER_MINUTE} games a "
+                   f"minute per worker, {workers} workers; kept {kept_days:.0f} days at most "
+                   f"once finished: {day * kept_days / 1e9:.1f} GB at most from one address"),
+        ]  # fmt: skip
+
+    return Bench(ids, run)
+
+
+def file_bytes(path: str) -> int:
+    """The SQLite file's size once its write-ahead log is folded in."""
+    with sqlite3.connect(path) as conn:
+        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return os.path.getsize(path)

@@ -136,13 +136,14 @@ def game_record(fields: Mapping[str, Scalar]) -> GameRecord:
 
 
 def finish_fields(finish: Finish, version: int) -> dict[str, Scalar]:
-    """The record's fields a finishing move (event `version`) changes: its expiry goes."""
+    """The record's fields a finishing move (event `version`) changes: its expiry becomes the
+    finished game's (`Finish.expires_at`; None removes it: kept for good)."""
     return {
         "status": finish.status,
         "version": version,
         "outcome": json.dumps(finish.outcome),
         "finished_at": finish.at,
-        "expires_at": None,
+        "expires_at": finish.expires_at,
     }
 
 

@@ -31,9 +31,10 @@ class GameService:
         replay_cache: ReplayCache | None = None,
         first_day: str = FIRST_DAY,
         game_ttl: int | None = None,
+        finished_ttl: int | None = None,
     ) -> None:
         self.court = Court(
-            store, clock, new_secret, daily_secret, replay_cache, first_day, game_ttl
+            store, clock, new_secret, daily_secret, replay_cache, first_day, game_ttl, finished_ttl
         )
 
     @property

@@ -185,6 +185,7 @@ class Finish:
     at: str  # the finishing move's time: the finished games' listing is ordered by it
     ruleset: str  # repeated here so that a store can file the game by ruleset as it finishes
     entry: LeaderboardEntry | None = None  # a ranked daily game's place, written with the move
+    expires_at: int | None = None  # a finished casual game's end of retention (None: kept)
 
 
 @dataclass(frozen=True, slots=True)

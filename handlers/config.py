@@ -6,8 +6,10 @@ DynamoDB Local), AWS_REGION, ROYAL_CORS_ORIGINS (comma-separated, default *),
 ROYAL_LEADERBOARD_SHARDS (DynamoDB partitions per day's board, default 1), ROYAL_REPLAY_CACHE
 (games kept replayed per process, default 1024; 0 turns it off), ROYAL_GAME_TTL_DAYS (days
 after which an unfinished casual game nobody moved in is deleted, default 30; 0 keeps them
-for good), POWERTOOLS_SERVICE_NAME and POWERTOOLS_METRICS_NAMESPACE (the `service` and the
-CloudWatch namespace of the Lambda entry's logs and metrics, Powertools' variables; default
+for good), ROYAL_FINISHED_TTL_DAYS (days a finished casual game is kept after it ends, or
+after its deal was last dealt again from a shared link, default 90; 0 keeps them for good),
+POWERTOOLS_SERVICE_NAME and POWERTOOLS_METRICS_NAMESPACE (the `service` and the CloudWatch
+namespace of the Lambda entry's logs and metrics, Powertools' variables; default
 royal-court and RoyalCourt), ROYAL_CONNECTIONS_TABLE and ROYAL_WEBSOCKET_ENDPOINT (the
 WebSocket connections' table and API Gateway's Management API endpoint, for the pushes on
 AWS: handlers/aws/push.py), ROYAL_PUSH_URL (that WebSocket API's wss:// address, linked
@@ -63,6 +65,9 @@ class Settings:
     leaderboard_shards: int = 1
     replay_cache: int = 1024  # games kept replayed per process; 0 turns the cache off
     game_ttl_days: float = 30.0  # unfinished casual games unmoved this long are deleted; 0: never
+    # Finished casual games are deleted this long after they end (or after their deal was last
+    # dealt again from a shared link); ranked daily attempts are kept. 0: never.
+    finished_ttl_days: float = 90.0
     service_name: str = "royal-court"  # `service` in every Lambda log line and metric
     metrics_namespace: str = "RoyalCourt"  # the CloudWatch namespace of the Lambda metrics
     connections_table: str = "royal-court-connections"  # the WebSocket connections (AWS)
@@ -91,6 +96,7 @@ class Settings:
             leaderboard_shards=int(env.get("ROYAL_LEADERBOARD_SHARDS", "1")),
             replay_cache=int(env.get("ROYAL_REPLAY_CACHE", "1024")),
             game_ttl_days=float(env.get("ROYAL_GAME_TTL_DAYS", "30")),
+            finished_ttl_days=float(env.get("ROYAL_FINISHED_TTL_DAYS", "90")),
             service_name=env.get("POWERTOOLS_SERVICE_NAME") or "royal-court",
             metrics_namespace=env.get("POWERTOOLS_METRICS_NAMESPACE") or "RoyalCourt",
             connections_table=env.get("ROYAL_CONNECTIONS_TABLE") or "royal-court-connections",
@@ -102,6 +108,11 @@ class Settings:
     def game_ttl(self) -> int | None:
         """The games' time to live in seconds, None when they never expire."""
         return round(self.game_ttl_days * 86_400) or None
+
+    @property
+    def finished_ttl(self) -> int | None:
+        """Finished casual games' retention in seconds, None when they are kept for good."""
+        return round(self.finished_ttl_days * 86_400) or None
 
 
 def build_store(settings: Settings) -> GameStore:
@@ -180,5 +191,6 @@ def build_service(settings: Settings) -> GameService:
     cache = ReplayCache(settings.replay_cache) if settings.replay_cache > 0 else None
     secret = lambda: daily_secret(settings)  # noqa: E731 (read on first need, once)
     return GameService(
-        build_store(settings), utc_now, new_secret, secret, cache, game_ttl=settings.game_ttl
-    )
+        build_store(settings), utc_now, new_secret, secret, cache,
+        game_ttl=settings.game_ttl, finished_ttl=settings.finished_ttl,
+    )  # fmt: skip

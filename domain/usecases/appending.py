@@ -52,7 +52,8 @@ def append(
             entry = LeaderboardEntry(daily.date, ruleset.id, key, record.id, daily.player_id,
                                      daily.name, outcome["result"], outcome["score"], seq,
                                      at)  # fmt: skip
-        finish = Finish(ruleset.status(game.state), outcome, at, ruleset.id, entry)
+        kept_until = kept_after_finish(court, record, at)
+        finish = Finish(ruleset.status(game.state), outcome, at, ruleset.id, entry, kept_until)
     elif (renewed := renewed_expiry(court, record, at)) is not None:
         # Before the move, so that a game cannot expire under an accepted one.
         court.games.touch(record.id, renewed)
@@ -65,15 +66,25 @@ def append(
             outcome=finish.outcome,
             finished_at=finish.at,
             version=seq,
-            expires_at=None,  # removed by the finishing write: a finished game is kept
+            expires_at=finish.expires_at,  # the finished game's retention, set by the same write
         )
     return StoredGame(record, (*stored.moves, event)), effects
 
 
+def kept_after_finish(court: Court, record: GameRecord, at: str) -> int | None:
+    """When a game finishing at `at` may be deleted: a ranked daily attempt never (its day's
+    board links it), a casual game `finished_ttl` later (docs/api.md, "Casual games expire")."""
+    if record.daily is not None or court.finished_ttl is None:
+        return None
+    return epoch(at) + court.finished_ttl
+
+
 def renewed_expiry(court: Court, record: GameRecord, at: str) -> int | None:
-    """A casual game's new expiry if a move at `at` is to push it back: only once less than
-    half its time is left, so that most moves cost no write more."""
-    ttl, expires = court.game_ttl, record.expires_at
+    """A casual game's new expiry if a move at `at` (or, once it is finished, a new deal of
+    it: a shared link followed) is to push it back: only once less than half its time is
+    left, so that most moves and deals cost no write more, however popular the link."""
+    ttl = court.finished_ttl if record.finished_at is not None else court.game_ttl
+    expires = record.expires_at
     if ttl is None or expires is None or expires - epoch(at) >= ttl / 2:
         return None
     return epoch(at) + ttl

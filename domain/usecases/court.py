@@ -82,6 +82,7 @@ class Court:
         replay_cache: ReplayCache | None = None,
         first_day: str = FIRST_DAY,
         game_ttl: int | None = None,
+        finished_ttl: int | None = None,
     ) -> None:
         self.store = store  # every port at once: for wiring and health checks, not use cases
         self.games: GamePort = store
@@ -94,6 +95,9 @@ class Court:
         self.first_day = first_day  # the first day with a daily challenge
         # Seconds an unfinished casual game lives after its last move (None: for good).
         self.game_ttl = game_ttl or None
+        # Seconds a finished casual game is kept after it ends, or after its deal was last
+        # dealt again (a shared link), whichever is later (None: for good).
+        self.finished_ttl = finished_ttl or None
         # Keys the daily deals (without it none can be chosen); a function is called once, on
         # first need, so that a cold start never waits on a secret store it may not use.
         self._daily_secret = daily_secret
@@ -130,7 +134,8 @@ class Court:
         expires = stored.record.expires_at
         if expires is not None and expires <= epoch(self.clock()):
             # Expired, whether or not the store has deleted it yet (DynamoDB's TTL takes days).
-            raise GameNotFound(f"no game {game_id!r} (it expired unplayed)")
+            why = "its time is up" if stored.record.finished_at else "it expired unplayed"
+            raise GameNotFound(f"no game {game_id!r} ({why})")
         return stored
 
     @staticmethod

@@ -12,6 +12,7 @@ from domain.errors import Forbidden, GameNotFound, GameOver, InvalidRequest, Jso
 from domain.registry import GAMES, RULESETS, get_game
 from domain.replay import Playthrough
 from domain.stored import ONE_HUMAN_SEAT, DailyAttempt, GameRecord, Seat, StoredGame
+from domain.usecases.appending import renewed_expiry
 from domain.usecases.bots import bot_due, play_bots
 from domain.usecases.court import GAME_ID, Court, Snapshot, epoch, token_digest
 from domain.usecases.seats import creator_seat, seats_asked, with_seat_count
@@ -208,7 +209,8 @@ def shared_deal(
     options: Mapping[str, Any] | None,
     seed: str | None,
 ) -> tuple[Mapping[str, Any], str]:
-    """The options and seed of a finished game, to deal it again."""
+    """The options and seed of a finished game, to deal it again. A link to a deal is kept
+    working: each deal of it pushes its game's expiry back (`renewed_expiry`)."""
     if seed is not None or options:
         raise InvalidRequest("from_game", "a shared deal takes its seed and options from its game")
     try:
@@ -222,6 +224,8 @@ def shared_deal(
         raise InvalidRequest(
             "from_game", "that game is still being played: its deal is secret until it ends"
         )
+    if (renewed := renewed_expiry(court, source.record, court.clock())) is not None:
+        court.games.touch(source.record.id, renewed)
     return source.record.options, source.record.seed
 
 

@@ -6,7 +6,7 @@ from domain.errors import InvalidRequest, Json, Unauthenticated
 from domain.record import RECORD_FORMAT, RECORD_FORMAT_V1
 from domain.registry import get_ruleset
 from domain.stored import GameRecord
-from domain.usecases.court import MAX_PAGE, Court
+from domain.usecases.court import MAX_PAGE, Court, epoch
 from domain.usecases.shown import masked
 
 
@@ -87,7 +87,11 @@ def list_finished(court: Court, ruleset_id: str | None, limit: int, cursor: str 
     if not 1 <= limit <= MAX_PAGE:
         raise InvalidRequest("limit", f"limit must be from 1 to {MAX_PAGE}")
     page = court.games.list_finished(ruleset_id, limit, cursor)
-    return {"games": [finished_json(court, r) for r in page.records], "cursor": page.cursor}
+    # A game past its retention is gone to every route, whether or not the store has deleted
+    # it yet (DynamoDB's TTL takes days): its row is left out, the page's cursor kept.
+    now = epoch(court.clock())
+    kept = [r for r in page.records if r.expires_at is None or r.expires_at > now]
+    return {"games": [finished_json(court, r) for r in kept], "cursor": page.cursor}
 
 
 def finished_json(court: Court, r: GameRecord) -> Json:

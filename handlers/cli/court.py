@@ -31,6 +31,7 @@ from domain.simulate import simulate, wilson_interval
 from domain.verify import verify
 from handlers.cli.record_io import Unreadable, fetch, parse, read_record
 from handlers.cli.terminal import describe_effect, describe_move
+from handlers.http import limits
 
 EXIT_ILLEGAL = 1
 EXIT_USAGE = 2
@@ -121,7 +122,8 @@ def cmd_record(args: argparse.Namespace) -> int:
         settings = Settings(store=args.store or env.store, db=args.db or env.db,
                             table=args.table or env.table, endpoint_url=args.endpoint_url
                             or env.endpoint_url, region=env.region,
-                            game_ttl_days=env.game_ttl_days)  # fmt: skip
+                            game_ttl_days=env.game_ttl_days,
+                            finished_ttl_days=env.finished_ttl_days)  # fmt: skip
         try:
             record = build_service(settings).record(args.game_id, args.token)
         except GameNotFound as e:
@@ -540,7 +542,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
         if not args.no_prepare_daily:
             prepare_daily(lambda: build_service(serve_settings))
-        if settings.game_ttl is not None:
+        if settings.game_ttl is not None or settings.finished_ttl is not None:
             delete_expired(lambda: build_service(serve_settings))
 
     run(
@@ -757,25 +759,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--games-per-minute",
         type=float,
-        default=60,
+        default=limits.GAMES_PER_MINUTE,
         help="games one client address may create a minute, per worker (0: no limit; default 60)",
     )
     p.add_argument(
         "--players-per-minute",
         type=float,
-        default=10,
+        default=limits.PLAYERS_PER_MINUTE,
         help="players one client address may create a minute, per worker (0: no limit; default 10)",
     )
     p.add_argument(
         "--moves-per-minute",
         type=float,
-        default=600,
+        default=limits.MOVES_PER_MINUTE,
         help="moves one client address may make a minute, per worker (0: no limit; default 600)",
     )
     p.add_argument(
         "--costly-reads-per-minute",
         type=float,
-        default=300,
+        default=limits.COSTLY_READS_PER_MINUTE,
         help="records, replay steps and verifications one client address may ask for a minute, "
         "per worker (0: no limit; default 300)",
     )

@@ -536,7 +536,7 @@ def engine_expires(store):
     return hasattr(store, "client")
 
 
-def test_an_expiry_is_kept_pushed_back_and_removed_by_the_finish(store):
+def test_an_expiry_is_kept_pushed_back_and_set_by_the_finish(store):
     store.create(record(expires_at=T + 100))
     store.create(record("kept"))  # no expiry: a ranked attempt, or made while expiry was off
     assert store.load("g1").record.expires_at == T + 100
@@ -555,6 +555,12 @@ def test_an_expiry_is_kept_pushed_back_and_removed_by_the_finish(store):
     assert finished.expires_at is None and finished.status == "lost"
     store.touch("g1", T + 900)  # a move that lost the race to the finish: no expiry again
     assert store.load("g1").record.expires_at is None
+    store.create(record("g2", expires_at=T + 100))  # a casual game: kept a while once finished
+    kept = Finish("lost", {"score": 0}, FINISHED_AT, "royal-assassin", None, T + 5000)
+    store.append("g2", 0, event(1, move={"type": "resign"}), kept)
+    assert store.load("g2").record.expires_at == T + 5000
+    store.touch("g2", T + 9000)  # its deal dealt again from a shared link
+    assert store.load("g2").record.expires_at == T + 9000
 
 
 def test_expired_games_go_with_their_moves_and_nothing_else(store):

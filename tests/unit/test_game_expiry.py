@@ -1,7 +1,9 @@
-"""Unfinished casual games nobody touches expire (GameService, `game_ttl`), on the in-memory
-store with an injected clock: the expiry is set at creation, pushed back by a move only once
-less than half of it is left (one small write), removed by the finish; ranked daily attempts
-and finished games are kept; an expired game is gone at once, and deleted by the cleanup."""
+"""Casual games expire, on the in-memory store with an injected clock. An unfinished one
+(`game_ttl`): the expiry is set at creation, pushed back by a move only once less than half
+of it is left (one small write), and replaced by the finish. A finished one (`finished_ttl`):
+kept that long after its end, pushed back the same way by each deal of it from a shared link.
+Ranked daily attempts are kept for good; an expired game is gone at once (its listing row
+too), and deleted by the cleanup."""
 
 import pytest
 
@@ -155,6 +157,56 @@ def test_bot_replies_are_moves_like_any_other(service, store, clock):
     service.play(gid, snap.token, version, move)
     assert len(store.touches) == 1  # the human's move pushed it back; the bot's needed nothing
     assert expires(store, gid) == clock.now + TTL
+
+
+FINISHED_TTL = 90 * DAY
+
+
+def test_a_finished_casual_game_is_kept_its_retention_then_gone(store, clock):
+    service = GameService(store, clock, counting_secrets(), b"secret", game_ttl=TTL,
+                          finished_ttl=FINISHED_TTL)  # fmt: skip
+    snap = service.create_game("royal-assassin", None, "royal")
+    gid = snap.game["id"]
+    clock.advance(20 * DAY)
+    service.play(gid, snap.token, 0, {"type": "resign"})
+    assert expires(store, gid) == clock.now + FINISHED_TTL and store.touches == []  # one write
+    clock.advance(FINISHED_TTL - 1)  # its record is still there, and verifiable
+    assert service.record(gid, None)["id"] == gid
+    assert [g["id"] for g in service.list_finished(None, 10, None)["games"]] == [gid]
+    clock.advance(1)
+    with pytest.raises(GameNotFound, match="its time is up"):
+        service.record(gid, None)
+    assert service.list_finished(None, 10, None)["games"] == []  # before the store deletes it
+    assert service.delete_expired() == 1 and store.load(gid) is None
+
+
+def test_each_deal_from_a_shared_link_keeps_its_game(store, clock):
+    service = GameService(store, clock, counting_secrets(), b"secret", game_ttl=TTL,
+                          finished_ttl=FINISHED_TTL)  # fmt: skip
+    snap = service.create_game("royal-assassin", None, "royal")
+    gid = snap.game["id"]
+    service.play(gid, snap.token, 0, {"type": "resign"})
+    clock.advance(30 * DAY)  # 60 days left: more than half, no write
+    service.create_game("royal-assassin", None, None, from_game=gid)
+    assert store.touches == []
+    clock.advance(20 * DAY)  # 40 days left: the link's game is kept 90 days from now
+    for _ in range(3):  # however popular the link: one write
+        service.create_game("royal-assassin", None, None, from_game=gid)
+    assert store.touches == [(gid, clock.now + FINISHED_TTL)]
+    clock.advance(FINISHED_TTL - 1)
+    assert service.read_game(gid, None).game["id"] == gid
+
+
+def test_a_finished_ranked_attempt_is_kept_for_good(store, clock):
+    service = GameService(store, clock, counting_secrets(), b"secret", game_ttl=TTL,
+                          finished_ttl=FINISHED_TTL)  # fmt: skip
+    seed = candidate_seed(b"secret", "2026-11-22", "royal-assassin", 0)
+    store.save_daily(DailyDeal("2026-11-22", "royal-assassin", seed, seed_commitment(seed), 0, 3,
+                               1, 10, {"winnable": None}))  # fmt: skip
+    player = service.create_player("Anne")["token"]
+    ranked = service.start_daily("today", "royal-assassin", player)
+    service.play(ranked.game["id"], ranked.token, 0, {"type": "resign"})
+    assert expires(store, ranked.game["id"]) is None
 
 
 def test_without_a_ttl_nothing_expires(store, clock):

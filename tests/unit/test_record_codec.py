@@ -77,7 +77,7 @@ def test_token_hashes_keep_their_stored_form_and_order(token_hashes):
     assert list(token_hashes_from_text(stored).items()) == list(token_hashes.items())
 
 
-def test_a_finish_sets_the_end_and_drops_the_expiry():
+def test_a_finish_sets_the_end_and_the_expiry_it_carries():
     finish = Finish("won", {"result": "won", "score": 4}, "2026-11-22T00:00:09.000Z", "r")
     assert finish_fields(finish, 9) == {
         "status": "won",
@@ -86,6 +86,8 @@ def test_a_finish_sets_the_end_and_drops_the_expiry():
         "finished_at": "2026-11-22T00:00:09.000Z",
         "expires_at": None,
     }
+    casual = Finish("won", {}, "2026-11-22T00:00:09.000Z", "r", None, 1_800_000_000)
+    assert finish_fields(casual, 9)["expires_at"] == 1_800_000_000  # a finished casual game's
 
 
 def test_an_event_is_read_back_from_its_stored_fields_in_order():
