@@ -121,6 +121,13 @@ def test_too_many_header_lines_are_a_431_problem(base, header):
         "Anne\u266f1a2b3c4d",  # MUSIC SHARP SIGN
         "Z" + "\u0351" * 23,  # 23 stacked combining marks
         "\ufdfd" * 24,  # 24 glyphs each as wide as a phrase
+        # Found by a probe after the first fix:
+        "Anne\u4e951a2b3c4d",  # a CJK letter like `#`, then what reads as a tag
+        "Anne=\u20e61a2b3c4d",  # `=` with a double vertical stroke drawn through it
+        "Anne\u2a681a2b3c4d",  # a triple bar with strokes
+        "\u0e01" + "\u0e31" * 20,  # Thai marks of combining class 0, stacked
+        "An\u034fne",  # an invisible grapheme joiner: another "Anne"
+        "\u2e3b" * 12,  # three-em dashes, one column each by East Asian width
     ],
 )
 def test_names_that_pass_for_a_tag_or_break_layouts_are_refused(base, name):
