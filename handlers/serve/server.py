@@ -170,7 +170,8 @@ class BoundedRequestParser(HTTPRequestParser):  # type: ignore[misc]
     `max_request_header_size`, 256 KiB)."""
 
     def parse_header(self, header_plus: bytes) -> None:
-        lines = header_plus.split(b"\n")[1:]
+        # The request line first, the blank line ending the head last: neither is a header.
+        lines = [line for line in header_plus.split(b"\n")[1:] if line.strip()]
         if len(lines) <= MAX_HEADER_LINES:
             names = Counter(line.split(b":", 1)[0].strip().lower() for line in lines)
             if max(names.values(), default=0) <= MAX_HEADER_REPEATS:

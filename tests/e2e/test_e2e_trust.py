@@ -107,8 +107,8 @@ def test_too_many_header_lines_are_a_431_problem(base, header):
     assert problem["status"] == 431 and "header lines" in problem["detail"], problem
     # Up to the bounds, a request is served.
     fitting = b"X-Forwarded-For: 10.0.0.1\r\n" * 16 + b"".join(
-        b"X-Filler-%d: x\r\n" % i for i in range(80)
-    )
+        b"X-Filler-%d: x\r\n" % i for i in range(82)
+    )  # and Host, Connection: 100 lines
     request = b"GET /v1/rulesets HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + fitting + b"\r\n"
     assert raw_exchange(base, request)[0] == 200
 
