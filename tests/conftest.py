@@ -43,6 +43,34 @@ def dynamodb_local_endpoint():
             yield endpoint
 
 
+_chosen_deals: dict[tuple[str, bytes, str], object] = {}
+
+
+@pytest.fixture(autouse=True)
+def _each_daily_deal_chosen_once(monkeypatch):
+    """`domain.daily.select` is pure: the day's deal of a game is a function of the secret and
+    the date, chosen by the solver and rated by bot playouts (seconds of CPU). The tests in
+    one process ask for the same few days under the same few secrets dozens of times, on
+    every store: each is chosen once per process here, then handed out as chosen. A test that
+    counts or replaces the choosing patches `domain.usecases.daily.select` over this one; the
+    servers and Lambda runtimes the tests start choose for themselves."""
+    import domain.daily
+    import domain.usecases.daily
+    from domain.registry import GAMES
+
+    real, rating = domain.usecases.daily.select, domain.daily.bot_wins
+
+    def once(game, secret, day):
+        if domain.daily.bot_wins is not rating or GAMES.get(game.id) is not game:
+            return real(game, secret, day)  # rated or solved otherwise by this test: not kept
+        key = (game.id, bytes(secret), day)
+        if key not in _chosen_deals:
+            _chosen_deals[key] = real(game, secret, day)
+        return _chosen_deals[key]
+
+    monkeypatch.setattr(domain.usecases.daily, "select", once)
+
+
 @pytest.fixture(autouse=True)
 def _logging_as_it_was():
     """A test that imports the Lambda entry configures the app's loggers as Lambda would
