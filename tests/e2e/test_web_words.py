@@ -72,13 +72,14 @@ def test_the_checks_find_raw_words():
     assert raw_words("You won. Opponent attacks your ♣ clubs column with 7♥.", "adaman") == []
 
 
-def join_two(browser, console, base, game_id):
-    """Alice deals with a person in seat 2; Bob, on a phone, opens her invite link."""
+def join_two(browser, console, base, game_id, motion="reduce"):
+    """Alice deals with a person in seat 2; Bob, on a phone (preferring `motion`), opens
+    her invite link."""
     alice = new_page(browser, console)
     deal(alice, base, game_id, {1: "human"})
     assert "not joined yet" in alice.locator("#seats").inner_text()
     link = alice.locator(".invite-link").input_value()
-    bob = new_page(browser, console, width=375)
+    bob = new_page(browser, console, width=375, motion=motion)
     bob.goto(link)
     bob.locator("[data-status]").wait_for()
     # The host's page learns that seat 2 joined, without a move.
@@ -90,7 +91,8 @@ def join_two(browser, console, base, game_id):
 def test_a_move_of_the_other_seat_is_announced_and_lit(browser, base, console):
     """The waiting page says the other seat's move once, in its live region, and lights the
     cards it named on the board."""
-    alice, bob = join_two(browser, console, base, "royal-assassin-duel")
+    # The waiter's page animates, as most players' do: the move arrives and its cards glow.
+    alice, bob = join_two(browser, console, base, "royal-assassin-duel", "no-preference")
     mover, waiter = alice, bob  # the first seat leads the first round
     assert click_move(mover, random.Random(3)) is not None
     version = shown(mover)[1]
