@@ -12,6 +12,7 @@ from domain.registry import GAMES
 from tests.e2e.test_e2e import call, server
 from tests.e2e.test_e2e_streams import duel
 from tests.helpers import strings_in
+from tests.raw_http import raw_exchange, read_answer
 from tests.sse import SseStream
 
 
@@ -73,20 +74,6 @@ def test_an_idempotency_key_past_64_characters_is_refused_and_nothing_is_played(
         base, "POST", moves_url, body, token, headers={"Idempotency-Key": "k" * 64}
     )
     assert status == 201 and played["game"]["version"] == 1, played
-
-
-def raw_exchange(base: str, request: bytes) -> tuple[int, dict[str, str], bytes]:
-    """One request sent as bytes over a socket; the answer's status, headers and body."""
-    host, port = base.removeprefix("http://").split(":")
-    with socket.create_connection((host, int(port)), timeout=10) as connection:
-        connection.sendall(request)
-        answer = b""
-        while chunk := connection.recv(65536):
-            answer += chunk
-    head, _, body = answer.partition(b"\r\n\r\n")
-    status_line, *lines = head.decode("latin-1").split("\r\n")
-    headers = dict(line.split(": ", 1) for line in lines)
-    return int(status_line.split()[1]), headers, body
 
 
 @pytest.mark.parametrize(
@@ -235,18 +222,11 @@ def test_answers_a_client_never_reads_are_not_made_ahead_nor_kept(tmp_path):
 
 
 def read_answers(connection: socket.socket, count: int) -> list[int]:
-    """The statuses of `count` answers read off a connection (each with a Content-Length)."""
+    """The statuses of `count` answers read off a connection, in order."""
     statuses, buffer = [], b""
-    while len(statuses) < count:
-        while b"\r\n\r\n" not in buffer:
-            buffer += connection.recv(1 << 16)
-        head, buffer = buffer.split(b"\r\n\r\n", 1)
-        statuses.append(int(head.split()[1]))
-        length = int(next(x for x in head.split(b"\r\n") if x.lower().startswith(b"content-length"))
-                     .split(b":")[1])  # fmt: skip
-        while len(buffer) < length:
-            buffer += connection.recv(1 << 16)
-        buffer = buffer[length:]
+    for _ in range(count):
+        status, _, _, buffer = read_answer(connection, buffer)
+        statuses.append(status)
     return statuses
 
 

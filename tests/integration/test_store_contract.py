@@ -405,9 +405,13 @@ def test_racing_joins_of_one_seat_exactly_one_wins(store, request):
     assert store.load("g1").record.token_hashes[1] == f"{winners[0]:064x}"
 
 
-def test_two_seats_submitting_at_once_are_both_accepted(store):
+def test_two_seats_submitting_at_once_are_both_accepted(store, request):
     """Sealed places by both seats, each loading before either writes (the appends are held
     back): one write loses the race, is re-checked and appended after the other."""
+    if request.node.callspec.params["store"] == "moto":
+        # As above (getmoto/moto#7166): both racing appends won on moto once, three test
+        # workers on two cores (a fresh clone's run of 1faa774); DynamoDB Local runs it.
+        pytest.skip("moto is not thread-safe: the race runs on DynamoDB Local")
     from domain.service import GameService
     from tests.api_helpers import counting_secrets, fixed_clock
     from tests.integration.test_api import RacingStore
