@@ -269,39 +269,47 @@ def stacked_marks(text: str) -> int:
     return most
 
 
-HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+TAG_LIKE = frozenset("0123456789abcdefABCDEFoOlI|")
+"""What passes for a character of a tag: the hex digits, and the letters a 0 or a 1 is read
+as (and a tag holds a 0 or a 1 two times in three)."""
 
 
 def reads_as_a_tag(text: str) -> bool:
-    """Whether `text` holds SUFFIX_HEX characters in a row (marks aside) that read as hex
-    digits: themselves, or letters and digits that Unicode TR39's confusables
-    (confusable_homoglyphs) map to one, as the Cyrillic a (U+0430) or komi de (U+0501).
-    Whatever comes before such a run, a `#` look-alike of any script (`Anne井1a2b3c4d`), it
-    would pass for a tag.
+    """Whether `text` holds SUFFIX_HEX characters in a row that pass for a tag's: TAG_LIKE,
+    any script's decimal digits, or letters and digits that Unicode TR39's confusables
+    (confusable_homoglyphs) map to one of TAG_LIKE, as the Cyrillic a (U+0430) or komi de
+    (U+0501); marks and characters drawn as nothing inside the run do not break it. Whatever
+    comes before such a run, a `#` look-alike of any script (`Anne井1a2b3c4d`), it would
+    pass for a tag.
 
     >>> reads_as_a_tag("Anne\u4e951a2b3c4d"), reads_as_a_tag("1a2b3c4\u0501")
+    (True, True)
+    >>> reads_as_a_tag("d63belcc"), reads_as_a_tag("\u0b66a\u07c0b\U0001d1593c4d")
     (True, True)
     >>> reads_as_a_tag("Decade"), reads_as_a_tag("2026 Bee")
     (False, False)
     """
     run = 0
     for char in text:
-        if is_mark(char):
+        if is_mark(char) or char in BLANK_FILLERS or ignorable(char):
             continue
-        run = run + 1 if char in HEX_DIGITS or _hex_look_alike(char) else 0
+        run = run + 1 if char in TAG_LIKE or _tag_look_alike(char) else 0
         if run >= SUFFIX_HEX:
             return True
     return False
 
 
 @functools.lru_cache(maxsize=4096)
-def _hex_look_alike(char: str) -> bool:
-    if char.isascii() or unicodedata.category(char)[0] not in "LN":
+def _tag_look_alike(char: str) -> bool:
+    category = unicodedata.category(char)
+    if char.isascii() or category[0] not in "LN":
         return False
-    from confusable_homoglyphs import confusables  # type: ignore[import-untyped]  # 0.1 s: loaded on first need
+    if category == "Nd":  # a digit of any script reads as one
+        return True
+    from confusable_homoglyphs import confusables  # type: ignore[import-untyped]
 
     found = confusables.is_confusable(char, greedy=True, preferred_aliases=["latin", "common"])
-    return any(glyph["c"] in HEX_DIGITS for entry in found or () for glyph in entry["homoglyphs"])
+    return any(glyph["c"] in TAG_LIKE for entry in found or () for glyph in entry["homoglyphs"])
 
 
 EXTRA_WIDE = (

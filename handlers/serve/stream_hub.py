@@ -64,9 +64,15 @@ server's workers, or one whose notice was dropped, waits to reach its streams.""
 UNGATED_POLL_SECONDS = 5.0
 """How often the safety poll reads the watched games' versions on a store that cannot say
 whether anything was written (DynamoDB: one small read per watched game)."""
-MAX_BUFFERED = 256 * 1024
-"""Bytes a stream may have waiting for its reader; past this it is closed (the client
-reconnects with Last-Event-ID and gets the current state in one event)."""
+MAX_BUFFERED = 64 * 1024
+"""Bytes a stream may have waiting for its reader (some thirty events); past this it is closed
+(the client reconnects with Last-Event-ID and gets the current state in one event)."""
+MAX_BUFFERED_TOTAL = 64 * 1024 * 1024
+"""Bytes all of a worker's streams may have waiting in all: a stream whose event would pass it
+is closed the same way, so unread streams cannot hold more than this of a worker's memory."""
+STALLED_SECONDS = 60.0
+"""A stream whose waiting bytes have not moved for this long is closed (heartbeats every 15 s
+keep a live reader's moving): its client reads nothing."""
 MAX_STREAMS = 2000
 """Open streams per `court serve` worker by default (`--streams`): each is a socket and a few
 KB; past it a stream is refused with 503 too-many-streams and Retry-After."""
@@ -104,6 +110,7 @@ class Stream:
     ends: float = math.inf  # when its lifetime is over (time.monotonic)
     out: bytearray = field(default_factory=bytearray)
     last_write: float = 0.0
+    moved_at: float = 0.0  # when its waiting bytes last went out (or began to wait)
     received: int = 0
     closed: bool = False
     finishing: bool = False  # close once `out` is written (an error response)
@@ -138,11 +145,13 @@ class StreamHub:
         heartbeat_seconds: float = HEARTBEAT_SECONDS,
         max_buffered: int = MAX_BUFFERED,
         lifetime_seconds: float = MAX_LIFETIME_SECONDS,
+        stalled_seconds: float = STALLED_SECONDS,
     ) -> None:
         self.app, self.events = app, events
         self.max_streams, self.per_game, self.per_address = max_streams, per_game, per_address
         self.poll_seconds, self.heartbeat_seconds = poll_seconds, heartbeat_seconds
         self.max_buffered, self.lifetime_seconds = max_buffered, lifetime_seconds
+        self.stalled_seconds = stalled_seconds
         self.pool = ThreadPoolExecutor(threads, thread_name_prefix="stream-events")
         self.lock = threading.Lock()  # watches, counts
         self.watches: dict[str, Watch] = {}
@@ -160,6 +169,7 @@ class StreamHub:
         self._commands: collections.deque[Callable[[], None]] = collections.deque()
         self._woken = False
         self._streams: set[Stream] = set()
+        self._buffered = 0  # bytes waiting in all streams (the loop's thread alone)
         self._recheck = False  # the next safety poll reads the versions whatever the store says
         self._stopped = threading.Event()
         events.listen(self.moved)
@@ -390,6 +400,8 @@ class StreamHub:
                         continue
                     if now >= stream.ends:  # its lifetime is over (a half-sent event is
                         self._close(stream)  # dropped whole by the client's parser)
+                    elif stream.out and now - stream.moved_at >= self.stalled_seconds:
+                        self._close(stream)  # its client reads nothing
                     elif now - stream.last_write >= self.heartbeat_seconds:
                         self._write(stream, HEARTBEAT)
         for stream in list(self._streams):
@@ -424,12 +436,18 @@ class StreamHub:
     def _write(self, stream: Stream, data: bytes) -> None:
         if stream.closed:
             return
-        if stream.out and len(stream.out) + len(data) > self.max_buffered:
+        if stream.out and (
+            len(stream.out) + len(data) > self.max_buffered
+            or self._buffered + len(data) > MAX_BUFFERED_TOTAL
+        ):
             # The reader fell behind: closed, it reconnects with Last-Event-ID and gets the
             # current state in one event (so one event past the bound is all it may hold).
             self._close(stream)
             return
+        if not stream.out:
+            stream.moved_at = time.monotonic()
         stream.out += data
+        self._buffered += len(data)
         stream.last_write = time.monotonic()
         self._flush(stream)
 
@@ -438,6 +456,8 @@ class StreamHub:
             while stream.out:
                 sent = stream.sock.send(stream.out)
                 del stream.out[:sent]
+                self._buffered -= sent
+                stream.moved_at = time.monotonic()
         except BlockingIOError:
             pass
         except OSError:
@@ -479,6 +499,7 @@ class StreamHub:
             self.selector.unregister(stream.sock)
         with contextlib.suppress(OSError):
             stream.sock.close()
+        self._buffered -= len(stream.out)
         stream.out.clear()
         if stream.place is None:
             return

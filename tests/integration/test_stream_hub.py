@@ -284,3 +284,19 @@ def test_a_move_made_by_another_worker_arrives_by_its_notice(setup, hub_of):
     assert stream.next()[0] == 0
     version = play_one(elsewhere.test_client(), gid, tokens)
     assert stream.next(timeout=2)[0] == version
+
+
+def test_a_stream_whose_reader_reads_nothing_is_closed_once_stalled(setup, hub_of):
+    """Bytes waiting for a reader that reads nothing are given back after STALLED_SECONDS
+    (here half a second), however few: a hub's unread streams hold bounded memory for a
+    bounded time, beside the per-stream and per-worker bounds on their size."""
+    app, _, listener, _ = setup
+    hub = hub_of(stalled_seconds=0.5)
+    client, gid, tokens = duel(app)
+    stuck = connect(hub, listener, gid, tokens[1], rcvbuf=1024)  # never reads
+    wait_for(lambda: hub.counts() == (1, 1))
+    while hub.counts() == (1, 1) and not hub._buffered:  # until bytes wait for it
+        play_one(client, gid, tokens)
+    wait_for(lambda: hub.counts() == (0, 0), seconds=5)
+    assert hub._buffered == 0 and not hub.places
+    stuck.close()

@@ -105,6 +105,11 @@ def test_a_name_is_shown_in_its_plain_letters(name, shown):
         "Anne\u4e951a2b3c4d",  # a CJK letter like `#`, then what reads as a tag
         "Anne\u2d4c1a2b3c4d",  # a Tifinagh letter like `#`, likewise
         "Anne 1a2b3c4\u0501",  # the tag's last digit a Cyrillic look-alike
+        # Found by a probe: a tag's 1 written l, its 0 written with another script's zero,
+        # a blank glyph inside the run.
+        "Alice\u2d4cd63belcc",
+        "Alice\u4e95\u0b66a\u07c0b\u0b66c\u07c0d",
+        "Alice\u2d4c1a2b\U0001d1593c4d",
         "\u0e01" + "\u0e31" * 5,  # marks of combining class 0 stack like any other
         "\u2e3b" * 9,  # three-em dashes: 36 columns
         "\U00014400" * 9,  # Anatolian hieroglyphs, likewise
