@@ -77,7 +77,7 @@ def resources(template, kind):
 
 def test_least_privilege_on_the_table_only(packaged):
     _, _, template = packaged
-    role = template["Resources"]["IamRoleLambdaExecution"]  # the API's and prepareDaily's
+    role = template["Resources"]["ApiRole"]  # the API's and prepareDaily's
     dynamo = [
         s
         for p in role["Properties"]["Policies"]
@@ -101,11 +101,27 @@ def test_least_privilege_on_the_table_only(packaged):
     text = json.dumps(template)
     assert "dynamodb:Scan" not in text and "dynamodb:*" not in text
     assert "dynamodb:DeleteItem" not in json.dumps(role) and "StreamArn" not in json.dumps(role)
-    assert set(resources(template, "AWS::IAM::Role")) == {
-        "IamRoleLambdaExecution",
-        "ExpiredGamesRole",
-        "PushRole",
+    assert set(resources(template, "AWS::IAM::Role")) == {"ApiRole", "ExpiredGamesRole", "PushRole"}
+    api = template["Resources"]["ApiLambdaFunction"]["Properties"]
+    assert api["Role"] == {"Fn::GetAtt": ["ApiRole", "Arn"]}
+
+
+def test_no_role_manages_every_websocket_connection(packaged):
+    """The framework's default role was granted execute-api:ManageConnections on every
+    WebSocket connection of the account (`*:*:*/@connections/*`): no function has it now, and
+    only the push's role manages connections, this stage's of this API."""
+    _, _, template = packaged
+    managing = {
+        name: statement["Resource"]
+        for name, role in resources(template, "AWS::IAM::Role").items()
+        for policy in role["Properties"]["Policies"]
+        for statement in policy["PolicyDocument"]["Statement"]
+        if "execute-api:ManageConnections" in statement["Action"]
     }
+    assert list(managing) == ["PushRole"], managing
+    [resource] = managing["PushRole"]
+    assert "${WebsocketsApi}/test/*/@connections/*" in resource["Fn::Sub"]
+    assert "*:*:*/@connections" not in json.dumps(template)
 
 
 def test_table_function_and_api(packaged):
