@@ -50,6 +50,11 @@ from domain.stored import (
 )
 
 RECORD_SK = "GAME"
+PLAYER_COUNT_SHARDS = 16
+"""Items a day's count of a ruleset's players is spread over: a ranked start adds one to the
+shard of its player, in the transaction that creates the attempt, so starts racing on the
+same item (a TransactionConflict) and the item's write rate (1,000 a second) are 16 times
+further off; reading the count is one Query of the deal and its shards."""
 TTL_ATTRIBUTE = "expires_at"  # the table's TTL attribute: a record's expiry, Unix seconds
 assert TTL_ATTRIBUTE in GAME_FIELDS  # the record's own field, as the codec names it
 FINISHED_INDEX = "finished"  # every finished game, newest first
@@ -516,10 +521,26 @@ class DynamoStore:
         )
 
     def load_daily(self, date: str, ruleset: str) -> DailyDeal | None:
-        item = self._get(f"DAILY#{date}", f"DEAL#{ruleset}")
-        if item is None:
+        """The day's deal and its count of players: one strongly consistent Query of the deal
+        item and its counter shards, which sort right after it (`DEAL#<ruleset>#PLAYERS#k`;
+        `#` sorts before the `-` of a longer ruleset's name, so no other deal is read)."""
+        items = self._call(
+            "query",
+            TableName=self.table,
+            KeyConditionExpression="pk = :pk AND sk BETWEEN :deal AND :last",
+            ExpressionAttributeValues={
+                ":pk": {"S": f"DAILY#{date}"},
+                ":deal": {"S": f"DEAL#{ruleset}"},
+                ":last": {"S": f"DEAL#{ruleset}#~"},
+            },
+            ConsistentRead=True,
+        )["Items"]
+        deal = next((i for i in items if i["sk"]["S"] == f"DEAL#{ruleset}"), None)
+        if deal is None:
             return None
-        return deal_from_text(item["deal"]["S"], int(item.get("players", {"N": "0"})["N"]))
+        # The deal item's own count: what starts made before the counter was sharded.
+        players = sum(int(i.get("players", {"N": "0"})["N"]) for i in items)
+        return deal_from_text(deal["deal"]["S"], players)
 
     def save_daily(self, deal: DailyDeal) -> DailyDeal:
         # Another server may have chosen first: the same deal, since the choice is deterministic.
@@ -540,6 +561,8 @@ class DynamoStore:
         return kept
 
     def create_attempt(self, date: str, player_id: str, record: GameRecord) -> None:
+        digest = hashlib.sha256(player_id.encode()).digest()
+        shard = int.from_bytes(digest[:4], "big") % PLAYER_COUNT_SHARDS
         attempt_key = {
             "pk": {"S": f"DAILY#{date}#{record.ruleset}"},
             "sk": {"S": f"ATTEMPT#{player_id}"},
@@ -563,11 +586,13 @@ class DynamoStore:
                         }
                     },
                     {
+                        # One of the day's counter shards, by the player: no item is written
+                        # by every ranked start (the deal item is never written again).
                         "Update": {
                             "TableName": self.table,
                             "Key": {
                                 "pk": {"S": f"DAILY#{date}"},
-                                "sk": {"S": f"DEAL#{record.ruleset}"},
+                                "sk": {"S": f"DEAL#{record.ruleset}#PLAYERS#{shard:02d}"},
                             },
                             "UpdateExpression": "ADD players :one",
                             "ExpressionAttributeValues": {":one": {"N": "1"}},

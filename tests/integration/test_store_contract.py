@@ -274,6 +274,29 @@ def test_one_attempt_per_player_creates_its_game_and_counts_the_player(store):
     assert store.load_daily("2026-11-22", "royal-assassin").players == 2
 
 
+def test_ranked_starts_write_no_item_in_common(store):
+    """Every ranked start once added one to the deal's own item, in its transaction: a hot
+    item, and racing starts cancelled each other (TransactionConflict). On DynamoDB the day's
+    count is spread over PLAYER_COUNT_SHARDS items by player, and the deal item is never
+    written after it is kept; the count reads the same on every store."""
+    store.save_daily(deal())
+    for i in range(40):
+        daily = DailyAttempt("2026-11-22", f"p{i}", "Anne#1a2b")
+        store.create_attempt("2026-11-22", f"p{i}", record(f"g{i}", daily=daily))
+    assert store.load_daily("2026-11-22", "royal-assassin").players == 40
+    assert store.load_daily("2026-11-22", "royal-assassin-duel") is None  # sorts right after
+    if not hasattr(store, "client"):  # SQLite and the fake: one row's counter, no partition
+        return
+    items = store.client.query(
+        TableName=store.table, KeyConditionExpression="pk = :pk",
+        ExpressionAttributeValues={":pk": {"S": "DAILY#2026-11-22"}}, ConsistentRead=True,
+    )["Items"]  # fmt: skip
+    counts = {i["sk"]["S"]: int(i.get("players", {"N": "0"})["N"]) for i in items}
+    assert counts.pop("DEAL#royal-assassin") == 0  # the deal item: as it was kept
+    assert all(sk.startswith("DEAL#royal-assassin#PLAYERS#") for sk in counts)
+    assert sum(counts.values()) == 40 and len(counts) >= 10  # spread over the shards
+
+
 def board_entry(game_id, key, date="2026-11-22"):
     from domain.stored import LeaderboardEntry
 
