@@ -159,7 +159,9 @@ class StreamHub:
         self.reserved: collections.Counter[tuple[str, int | None]] = collections.Counter()
         self.by_address: collections.Counter[str] = collections.Counter()
         self.spectating = 0
-        self.places = 0  # in all: read without the lock by the server's accept (a count)
+        # In all: the sum of by_address, kept as a plain count so that the server's accept
+        # loop (another thread) reads it without taking the lock.
+        self.places = 0
         self.pending = 0  # sockets handed over whose head is not yet written
         self.selector = selectors.DefaultSelector()
         self._wake_r, self._wake_w = socket.socketpair()
