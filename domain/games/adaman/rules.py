@@ -341,10 +341,21 @@ class Adaman(Ruleset[State, Move]):
         listed only when asked for (most positions of a search are never expanded)."""
         if state.excuse_row is not None:
             return True
-        return any(
-            sum(r.rank for r in eligible) >= target.rank
-            for target, eligible in _targets(state, real_cards(state.resources))
-        )
+        # What `_targets` yields, summed as it goes: the search's hottest question (a plain
+        # search of a small deck asks it millions of times), so no tuple is built and the
+        # first target the resources reach ends it.
+        resources = [(r.suit_mask, r.rank) for r in state.resources if r is not EXCUSE]
+        for row in (state.capital, state.palace):
+            for target in row:
+                if target is EXCUSE:
+                    continue
+                mask, total = target.suit_mask, 0
+                for suits, rank in resources:
+                    if suits & mask:
+                        total += rank
+                        if total >= target.rank:
+                            return True
+        return False
 
     def _legal(self, state: State, seat: int) -> tuple[Move, ...]:
         if seat != 0 or state.status != "playing":
