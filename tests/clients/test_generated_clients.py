@@ -25,7 +25,7 @@ import pytest
 
 from domain.registry import GAMES
 from tests.e2e.test_e2e import server
-from tests.stores import ROOT, load_yaml
+from tests.stores import ROOT, load_yaml, node_tools
 
 pytestmark = pytest.mark.long  # handed out first (tests/conftest.py)
 
@@ -122,6 +122,7 @@ def test_python_client_plays_every_game(base_url, tmp_path):
 
 
 def test_typescript_client_plays_every_game(base_url, tmp_path):
+    node_tools()
     if not (NODE_BIN / "tsc").exists():
         pytest.fail("no TypeScript tools in tools/node_modules: run `make tools`")
     (tmp_path / "node_modules").symlink_to(ROOT / "tools" / "node_modules")

@@ -24,7 +24,7 @@ from domain.verify import verify
 from tests.e2e.conftest import AXE, SCREENSHOTS
 from tests.e2e.test_e2e import call, server
 from tests.e2e.words import check_the_end_is_said, raw_words, said, the_whole_list
-from tests.stores import ROOT
+from tests.stores import ROOT, node_tools
 
 pytestmark = pytest.mark.browser
 
@@ -275,6 +275,7 @@ def axe_scan(page):
     # stays on, so the scan sees the page exactly as users get it, once its animations (a
     # line fading in) have come to their end.
     page.evaluate("document.getAnimations().forEach(a => a.finish())")
+    node_tools()
     page.evaluate(AXE.read_text() + "\n;undefined")
     result = page.evaluate("async () => await axe.run(document, {resultTypes: ['violations']})")
     return [

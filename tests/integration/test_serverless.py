@@ -9,7 +9,7 @@ import zipfile
 
 import pytest
 
-from tests.stores import ROOT, load_yaml
+from tests.stores import ROOT, load_yaml, node_tools
 
 SERVERLESS = ROOT / "tools/node_modules/.bin/serverless"
 ALLOWED = {
@@ -26,6 +26,7 @@ IGNORED_CFN_CHECKS = ["W3005"]
 
 @pytest.fixture(scope="module")
 def packaged(lambda_artifact, tmp_path_factory):
+    node_tools()
     if not SERVERLESS.exists():
         if os.environ.get("CI"):
             pytest.fail("the Serverless Framework v3 is missing: run `make tools`")

@@ -53,17 +53,18 @@ class Prober:
         self.replayed: dict[str, tuple[int, object]] = {}
 
     def truth(self, gid):
-        """The full state now, replayed from the stored log (incrementally: it only grows)."""
-        stored = self.store.load(gid)
-        r = stored.record
+        """The full state now, replayed from the stored log (incrementally: it only grows;
+        read again only when the store's version says it grew)."""
         done, game = self.replayed.get(gid, (0, None))
-        if game is None:
-            game = replay(self.ruleset, r.seed, r.options, [])
-        for event in stored.moves[done:]:
-            game.play(event.seat, event.move)
-        self.replayed[gid] = (len(stored.moves), game)
-        self.record = r  # the game as the last check found it (the loop reads its status)
-        return r, game.state
+        if game is None or self.store.version(gid) != done:
+            stored = self.store.load(gid)
+            self.record = r = stored.record  # the game as the last check found it (the loop
+            if game is None:  # reads its status)
+                game = replay(self.ruleset, r.seed, r.options, [])
+            for event in stored.moves[done:]:
+                game.play(event.seat, event.move)
+            self.replayed[gid] = (len(stored.moves), game)
+        return self.record, game.state
 
     def public_knowledge(self, gid, viewer):
         """Every card `viewer` may know of: all it could see at every position so far, and
@@ -111,7 +112,7 @@ class Prober:
         if response.mimetype == "text/event-stream":  # each event's data is a JSON body
             body = [json.loads(line[5:]) for line in text.splitlines() if line.startswith("data:")]
         else:
-            body = json.loads(text)
+            body = response.json  # parsed once, by the spec check too
         if over and isinstance(body, dict):
             # A finished game's deck, re-derived from its public seed, and what its deal
             # shuffled (every card of the game in canonical order, the same for every deal).
