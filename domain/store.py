@@ -21,6 +21,7 @@ from domain.errors import (
     VersionConflict,
 )
 from domain.stored import (
+    Attempt,
     DailyDeal,
     Finish,
     GameRecord,
@@ -98,8 +99,9 @@ class DailyPort(Protocol):
         """Create the ranked game `record` and the player's attempt at the day's deal, and
         count the player, at once; AttemptExists (creating nothing) if there is one."""
 
-    def load_attempt(self, date: str, ruleset: str, player_id: str) -> str | None:
-        """The game id of the player's ranked attempt, if any."""
+    def load_attempt(self, date: str, ruleset: str, player_id: str) -> Attempt | None:
+        """The player's ranked attempt, if any: its game id and, once it is finished, its
+        place on the board (written with the finishing move)."""
 
 
 class LeaderboardPort(Protocol):
@@ -111,7 +113,8 @@ class LeaderboardPort(Protocol):
         """Entries best first (by key), after the key `after` if given."""
 
     def leaderboard_rank(self, date: str, ruleset: str, key: str) -> int:
-        """1 + the number of entries whose key sorts before `key`."""
+        """1 + the number of entries strictly better than `key`: whose result, score and
+        moves (`tie_prefix`) sort before its own. Tied entries share a rank."""
 
 
 class GameStore(GamePort, PlayerPort, DailyPort, LeaderboardPort, Protocol):

@@ -205,6 +205,16 @@ class LeaderboardEntry:
 
 
 @dataclass(frozen=True, slots=True)
+class Attempt:
+    """A player's ranked attempt at a day's deal: its game, and its place on the board once
+    it is finished (None until then). The store hands back both at once, so that "your rank"
+    never loads the game itself."""
+
+    game_id: str
+    entry: LeaderboardEntry | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class PlayerRecord:
     id: str
     name: str  # as shown: the chosen name and a short suffix

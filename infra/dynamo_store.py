@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import logging
 from typing import Any
 
 import boto3
@@ -23,6 +24,7 @@ from botocore.exceptions import (
     NoCredentialsError,
 )
 
+from domain.daily import tie_prefix
 from domain.errors import AttemptExists, InvalidRequest, Json, StoreUnavailable, VersionConflict
 from domain.record_codec import (
     GAME_FIELDS,
@@ -39,6 +41,7 @@ from domain.record_codec import (
 )
 from domain.store import check_join, check_rematch, decode_cursor, encode_cursor
 from domain.stored import (
+    Attempt,
     DailyDeal,
     Finish,
     GameRecord,
@@ -50,11 +53,25 @@ from domain.stored import (
 )
 
 RECORD_SK = "GAME"
+log = logging.getLogger("royal_court.dynamodb")
 PLAYER_COUNT_SHARDS = 16
 """Items a day's count of a ruleset's players is spread over: a ranked start adds one to the
-shard of its player, in the transaction that creates the attempt, so starts racing on the
-same item (a TransactionConflict) and the item's write rate (1,000 a second) are 16 times
-further off; reading the count is one Query of the deal and its shards."""
+shard of its player, so that the item's write rate (1,000 a second) is 16 times further off;
+reading the count is one Query of the deal and its shards."""
+TALLY_SHARDS = 2
+"""Partitions a day's tally of a ruleset's board is spread over, by player: each ranked finish
+adds one to its score band and to its (score, moves) band in the partition of its player, so
+that a player's rank is counted from these tallies in 2 x TALLY_SHARDS small Queries whatever
+the rank, never by reading the entries ahead of it. Two keep a viral day's finishes (a million
+in an hour: ~280 a second, a write unit to each band) at about a quarter of a partition's
+1,000 write units a second (docs/capacity.md).
+
+Counts (these and the players') are added by plain UpdateItems after the transaction that
+writes what they count, never inside it: concurrent ADDs on one item queue, while a
+transaction on an item another one holds is cancelled (TransactionConflict), and a popular
+band on a viral day is such an item. A count may therefore miss a finish whose process died
+between the two (never the finish itself, nor its board entry); docs/daily.md says how a
+day's tallies are counted again from its board."""
 TTL_ATTRIBUTE = "expires_at"  # the table's TTL attribute: a record's expiry, Unix seconds
 assert TTL_ATTRIBUTE in GAME_FIELDS  # the record's own field, as the codec names it
 FINISHED_INDEX = "finished"  # every finished game, newest first
@@ -301,8 +318,49 @@ class DynamoStore:
         }
         items: list[dict[str, Any]] = [{"Put": put}, {"Update": update}]
         if finish.entry is not None:
-            items.append({"Put": {"TableName": self.table, "Item": self._entry_item(finish.entry)}})
+            items += self._ranked_finish(finish.entry)
         self._call("transact_write_items", TransactItems=items)
+        if finish.entry is not None:  # then its tallies (TALLY_SHARDS says why not inside)
+            band = tie_prefix(finish.entry.key)  # "won|inverted|moves|"
+            tally = self._tally(finish.entry.date, finish.entry.ruleset, finish.entry.player_id)
+            self._count(tally, f"S#{band.rsplit('|', 2)[0]}", "n")  # "S#won|inverted"
+            self._count(tally, f"M#{band}", "n")
+
+    def _count(self, pk: str, sk: str, attribute: str) -> None:
+        """Add one to a count: a plain UpdateItem, after the write it counts. A failure (after
+        the client's retries) is logged, never the request's: what it counts is written."""
+        try:
+            self._call(
+                "update_item",
+                TableName=self.table,
+                Key={"pk": {"S": pk}, "sk": {"S": sk}},
+                UpdateExpression="ADD #count :one",
+                ExpressionAttributeNames={"#count": attribute},
+                ExpressionAttributeValues={":one": {"N": "1"}},
+            )
+        except StoreUnavailable as e:
+            log.warning("a count was not added", extra={"pk": pk, "sk": sk, "cause": str(e)})
+
+    def _ranked_finish(self, entry: LeaderboardEntry) -> list[dict[str, Any]]:
+        """What a ranked attempt's finishing move writes in its transaction: the board entry,
+        and the entry on the player's attempt (so that "your rank" reads one item, not the
+        game)."""
+        attempt = {
+            "Update": {
+                "TableName": self.table,
+                "Key": _attempt_key(entry.date, entry.ruleset, entry.player_id),
+                "UpdateExpression": "SET entry = :entry, game_id = :game",
+                "ExpressionAttributeValues": {
+                    ":entry": {"S": entry_text(entry)},
+                    ":game": {"S": entry.game_id},
+                },
+            }
+        }
+        return [{"Put": {"TableName": self.table, "Item": self._entry_item(entry)}}, attempt]
+
+    def _tally(self, date: str, ruleset: str, player_id: str) -> str:
+        shard = _shard(player_id, TALLY_SHARDS)
+        return f"DAILY#{date}#{ruleset}#TALLY#{shard}"
 
     def touch(self, game_id: str, expires_at: int) -> None:
         # Conditional, so that a finished game (whose expiry the finishing move removed) never
@@ -561,12 +619,8 @@ class DynamoStore:
         return kept
 
     def create_attempt(self, date: str, player_id: str, record: GameRecord) -> None:
-        digest = hashlib.sha256(player_id.encode()).digest()
-        shard = int.from_bytes(digest[:4], "big") % PLAYER_COUNT_SHARDS
-        attempt_key = {
-            "pk": {"S": f"DAILY#{date}#{record.ruleset}"},
-            "sk": {"S": f"ATTEMPT#{player_id}"},
-        }
+        shard = _shard(player_id, PLAYER_COUNT_SHARDS)
+        attempt_key = _attempt_key(date, record.ruleset, player_id)
         try:
             self._call(
                 "transact_write_items",
@@ -585,30 +639,24 @@ class DynamoStore:
                             "ConditionExpression": "attribute_not_exists(pk)",
                         }
                     },
-                    {
-                        # One of the day's counter shards, by the player: no item is written
-                        # by every ranked start (the deal item is never written again).
-                        "Update": {
-                            "TableName": self.table,
-                            "Key": {
-                                "pk": {"S": f"DAILY#{date}"},
-                                "sk": {"S": f"DEAL#{record.ruleset}#PLAYERS#{shard:02d}"},
-                            },
-                            "UpdateExpression": "ADD players :one",
-                            "ExpressionAttributeValues": {":one": {"N": "1"}},
-                        }
-                    },
                 ],
             )
         except VersionConflict:
             existing = self.load_attempt(date, record.ruleset, player_id)
             if existing is None:
                 raise
-            raise AttemptExists(existing) from None
+            raise AttemptExists(existing.game_id) from None
+        # One of the day's count shards, by the player: no item is written by every ranked
+        # start, and the deal item is never written again.
+        self._count(f"DAILY#{date}", f"DEAL#{record.ruleset}#PLAYERS#{shard:02d}", "players")
 
-    def load_attempt(self, date: str, ruleset: str, player_id: str) -> str | None:
-        item = self._get(f"DAILY#{date}#{ruleset}", f"ATTEMPT#{player_id}")
-        return None if item is None else str(item["game_id"]["S"])
+    def load_attempt(self, date: str, ruleset: str, player_id: str) -> Attempt | None:
+        key = _attempt_key(date, ruleset, player_id)
+        item = self._get(key["pk"]["S"], key["sk"]["S"])
+        if item is None:
+            return None
+        entry = entry_from_text(item["entry"]["S"]) if "entry" in item else None
+        return Attempt(item["game_id"]["S"], entry)
 
     def _board(self, date: str, ruleset: str, shard: int) -> str:
         base = f"DAILY#{date}#{ruleset}"
@@ -643,31 +691,41 @@ class DynamoStore:
         return merged[:limit]
 
     def leaderboard_rank(self, date: str, ruleset: str, key: str) -> int:
+        # 1 + the entries strictly better: every score band above the key's (`S#` items
+        # before its own), and in its own score band those with fewer moves (`M#` items
+        # before its own), summed over the tally's partitions. Eventually consistent reads
+        # (half the units): a rank may miss the entries of the last second.
+        band = tie_prefix(key)
+        score_band = band.rsplit("|", 2)[0]
         better = 0
-        for shard in range(self.shards):
-            kwargs: dict[str, Any] = {
-                "TableName": self.table,
-                "KeyConditionExpression": "pk = :pk AND sk BETWEEN :low AND :high",
-                "ExpressionAttributeValues": {
-                    ":pk": {"S": self._board(date, ruleset, shard)},
-                    ":low": {"S": "RANK#"},
-                    ":high": {"S": f"RANK#{key}"},
-                },
-                "Select": "COUNT",
-            }
-            while True:
-                page = self._call("query", **kwargs)
-                better += int(page["Count"])
-                if "LastEvaluatedKey" not in page:
-                    break
-                kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
-        own = 1 if any(e.key == key for e in self._exact(date, ruleset, key)) else 0
-        return better - own + 1
+        for shard in range(TALLY_SHARDS):
+            pk = {"S": f"DAILY#{date}#{ruleset}#TALLY#{shard}"}
+            for low, high in (("S#", f"S#{score_band}"), (f"M#{score_band}|", f"M#{band}")):
+                kwargs: dict[str, Any] = {
+                    "TableName": self.table,
+                    "KeyConditionExpression": "pk = :pk AND sk BETWEEN :low AND :high",
+                    "ExpressionAttributeValues": {
+                        ":pk": pk,
+                        ":low": {"S": low},
+                        ":high": {"S": high},
+                    },
+                }
+                while True:  # one page, unless a day has tens of thousands of bands
+                    page = self._call("query", **kwargs)
+                    better += sum(int(i["n"]["N"]) for i in page["Items"] if i["sk"]["S"] != high)
+                    if "LastEvaluatedKey" not in page:
+                        break
+                    kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+        return better + 1
 
-    def _exact(self, date: str, ruleset: str, key: str) -> list[LeaderboardEntry]:
-        shard_entries = []
-        for shard in range(self.shards):
-            item = self._get(self._board(date, ruleset, shard), f"RANK#{key}")
-            if item is not None:
-                shard_entries.append(entry_from_text(item["entry"]["S"]))
-        return shard_entries
+
+def _shard(text: str, shards: int) -> int:
+    """`text`'s shard of `shards`: from SHA-256, so spread evenly whatever the ids look like."""
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") % shards
+
+
+def _attempt_key(date: str, ruleset: str, player_id: str) -> dict[str, Any]:
+    """A ranked attempt's item: in its player's partition (beside the player's own item), so
+    that a popular day's starts and finishes spread over every player's partition, and a
+    player's attempts are one Query."""
+    return {"pk": {"S": f"PLAYER#{player_id}"}, "sk": {"S": f"ATTEMPT#{date}#{ruleset}"}}

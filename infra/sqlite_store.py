@@ -21,6 +21,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from domain.daily import ranked_entry, tie_prefix
 from domain.errors import AttemptExists, StoreUnavailable, VersionConflict
 from domain.record_codec import (
     EVENT_FIELDS,
@@ -38,6 +39,7 @@ from domain.record_codec import (
 )
 from domain.store import check_join, check_rematch, decode_cursor, encode_cursor
 from domain.stored import (
+    Attempt,
     DailyDeal,
     Finish,
     GameRecord,
@@ -439,12 +441,17 @@ class SqliteStore:
         except sqlite3.OperationalError as e:
             raise StoreUnavailable(f"sqlite: {e}") from e
 
-    def load_attempt(self, date: str, ruleset: str, player_id: str) -> str | None:
+    def load_attempt(self, date: str, ruleset: str, player_id: str) -> Attempt | None:
+        # The entry is derived from the game's record (finished, with its outcome): the board
+        # row is keyed by its sort key, the record by the id the attempt names.
         rows = self._query(
             "SELECT game_id FROM attempts WHERE date = ? AND ruleset = ? AND player_id = ?",
             (date, ruleset, player_id),
         )
-        return rows[0][0] if rows else None
+        if not rows:
+            return None
+        found = _games(self._connection(), "WHERE id = ?", (rows[0][0],)).fetchone()
+        return Attempt(rows[0][0], None if found is None else ranked_entry(game_record(found)))
 
     def leaderboard(
         self, date: str, ruleset: str, limit: int, after: str | None
@@ -459,7 +466,7 @@ class SqliteStore:
     def leaderboard_rank(self, date: str, ruleset: str, key: str) -> int:
         rows = self._query(
             "SELECT COUNT(*) FROM leaderboard WHERE date = ? AND ruleset = ? AND key < ?",
-            (date, ruleset, key),
+            (date, ruleset, tie_prefix(key)),
         )
         return int(rows[0][0]) + 1
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import threading
 from dataclasses import replace
 
+from domain.daily import tie_prefix
 from domain.errors import AttemptExists, VersionConflict
 from domain.record_codec import (
     Scalar,
@@ -21,6 +22,7 @@ from domain.record_codec import (
 )
 from domain.store import check_join, check_rematch, decode_cursor, encode_cursor
 from domain.stored import (
+    Attempt,
     DailyDeal,
     Finish,
     GameRecord,
@@ -173,8 +175,13 @@ class InMemoryStore:
             self._records[record.id] = game_fields(record)
             self._moves[record.id] = []
 
-    def load_attempt(self, date: str, ruleset: str, player_id: str) -> str | None:
-        return self._attempts.get((date, ruleset, player_id))
+    def load_attempt(self, date: str, ruleset: str, player_id: str) -> Attempt | None:
+        with self._lock:
+            game_id = self._attempts.get((date, ruleset, player_id))
+            if game_id is None:
+                return None
+            entry = next((e for e in self._board if e.game_id == game_id), None)
+        return Attempt(game_id, entry)
 
     def leaderboard(
         self, date: str, ruleset: str, limit: int, after: str | None
@@ -189,5 +196,7 @@ class InMemoryStore:
     def leaderboard_rank(self, date: str, ruleset: str, key: str) -> int:
         with self._lock:
             return 1 + sum(
-                1 for e in self._board if (e.date, e.ruleset) == (date, ruleset) and e.key < key
+                1
+                for e in self._board
+                if (e.date, e.ruleset) == (date, ruleset) and e.key < tie_prefix(key)
             )

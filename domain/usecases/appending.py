@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from domain.daily import leaderboard_key
+from domain.daily import board_entry
 from domain.errors import Json
 from domain.record import move_hash, move_salt
 from domain.replay import Playthrough
-from domain.stored import Finish, GameRecord, LeaderboardEntry, MoveEvent, StoredGame
+from domain.stored import Finish, GameRecord, MoveEvent, StoredGame
 from domain.usecases.court import Court, epoch
 
 
@@ -47,11 +47,7 @@ def append(
         assert outcome is not None
         entry = None
         if record.daily is not None:
-            daily = record.daily
-            key = leaderboard_key(outcome["result"], outcome["score"], seq, at, record.id)
-            entry = LeaderboardEntry(daily.date, ruleset.id, key, record.id, daily.player_id,
-                                     daily.name, outcome["result"], outcome["score"], seq,
-                                     at)  # fmt: skip
+            entry = board_entry(record.daily, ruleset.id, record.id, outcome, seq, at)
         kept_until = kept_after_finish(court, record, at)
         finish = Finish(ruleset.status(game.state), outcome, at, ruleset.id, entry, kept_until)
     elif (renewed := renewed_expiry(court, record, at)) is not None:

@@ -24,7 +24,7 @@ from domain.registry import get_ruleset
 from domain.replay import Playthrough
 from domain.replay_cache import CHECKPOINT_EVERY, ReplayCache
 from domain.store import DailyPort, GamePort, GameStore, LeaderboardPort, PlayerPort
-from domain.stored import GameRecord, StoredGame
+from domain.stored import DailyDeal, GameRecord, StoredGame
 from domain.usecases.shown import logged, masked
 
 GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -104,6 +104,8 @@ class Court:
         # One deal chosen at a time in this process: it costs seconds, and a second request
         # for the same day would only redo the work (the store keeps the first).
         self.choosing = threading.Lock()
+        # The daily deals read lately, with when (epoch seconds): `usecases.daily.daily_deal`.
+        self.deals_read: dict[tuple[str, str], tuple[DailyDeal, int]] = {}
 
     def daily_secret(self) -> bytes:
         if callable(self._daily_secret):

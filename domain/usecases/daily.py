@@ -4,10 +4,11 @@ practice games, and the leaderboards."""
 from __future__ import annotations
 
 import hmac
+from dataclasses import replace
 from datetime import date, timedelta
 
 from domain.capabilities import GameEntry
-from domain.daily import check_date, display_name, leaderboard_key, select
+from domain.daily import check_date, select, tie_prefix
 from domain.errors import (
     DailyNotFound,
     Forbidden,
@@ -16,10 +17,11 @@ from domain.errors import (
     StoreUnavailable,
     Unauthenticated,
 )
+from domain.names import display_name
 from domain.registry import GAMES, get_game
 from domain.store import decode_cursor, encode_cursor
 from domain.stored import DailyAttempt, DailyDeal, LeaderboardEntry, PlayerRecord
-from domain.usecases.court import GAME_ID, MAX_PAGE, Court, Snapshot, token_digest
+from domain.usecases.court import GAME_ID, MAX_PAGE, Court, Snapshot, epoch, token_digest
 from domain.usecases.games import create_game, deal
 
 
@@ -57,10 +59,19 @@ def daily_deal(court: Court, day: str, game: GameEntry) -> DailyDeal:
     Deals are chosen ahead of time (`prepare_daily`, on a schedule); choosing one costs
     seconds, so a request does it only for today, the fallback when the schedule did not run,
     and one at a time in a process (the others wait, then read what it kept). A past day whose
-    deal was never chosen had no challenge: 404, never seconds of work for a cheap GET."""
+    deal was never chosen had no challenge: 404, never seconds of work for a cheap GET.
+
+    A deal never changes once kept, and today's count of players may be a few seconds old
+    (DEAL_FRESH_SECONDS): so a process reads a deal from the store once, and today's again at
+    most that often (a viral day's pages would otherwise all read one partition, issue 39).
+    A start in this process adds one to the count it holds, so that its player is counted."""
+    now = epoch(court.clock())
+    read = court.deals_read.get((day, game.id))
+    if read is not None and (day < court.today() or now - read[1] < DEAL_FRESH_SECONDS):
+        return read[0]
     kept = court.deals.load_daily(day, game.id)
     if kept is not None:
-        return kept
+        return _read(court, kept, now)
     if day < court.today():
         raise DailyNotFound(f"no daily challenge was dealt for {day}")
     with court.choosing:
@@ -70,7 +81,18 @@ def daily_deal(court: Court, day: str, game: GameEntry) -> DailyDeal:
             if not secret:
                 raise StoreUnavailable("no daily secret is configured", retry_after=60)
             kept = court.deals.save_daily(select(game, secret, day))
-    return kept
+    return _read(court, kept, now)
+
+
+DEAL_FRESH_SECONDS = 10
+KEPT_DEALS_READ = 64  # (day, ruleset) pairs remembered: a few days of every solitaire
+
+
+def _read(court: Court, deal: DailyDeal, now: int) -> DailyDeal:
+    if len(court.deals_read) >= KEPT_DEALS_READ:
+        court.deals_read.clear()
+    court.deals_read[(deal.date, deal.ruleset)] = (deal, now)
+    return deal
 
 
 def prepare_daily(court: Court, days: int = 2) -> list[str]:
@@ -131,6 +153,9 @@ def start_daily(
         daily=DailyAttempt(day, player.id, player.name),
     )  # fmt: skip
     court.deals.create_attempt(day, player.id, record)  # AttemptExists names the first
+    read = court.deals_read.get((day, game.id))
+    if read is not None:  # its count has one more now: this player sees itself counted
+        court.deals_read[(day, game.id)] = (replace(read[0], players=read[0].players + 1), read[1])
     return Snapshot(court.game_json(record, 0, played), played.view(0), None, token)
 
 
@@ -147,16 +172,27 @@ def leaderboard(
     day = check_date(date_asked, today, court.first_day)
     if not 1 <= limit <= MAX_PAGE:
         raise InvalidRequest("limit", f"limit must be from 1 to {MAX_PAGE}")
-    after, rank = None, 0
+    # A cursor carries the last entry's key, how many entries came before the page, and the
+    # rank shown last: tied entries share a rank, and a tie may run on from the page before.
+    after, position, shown = None, 0, 0
     if cursor is not None:
-        position = decode_cursor(cursor, ("key", "rank"))
-        after, rank = position["key"], _count(position["rank"])
+        at = decode_cursor(cursor, ("key", "rank", "shown"))
+        after, position, shown = at["key"], _count(at["rank"]), _count(at["shown"])
+        if not 1 <= shown <= position:
+            raise InvalidRequest("cursor", "not a cursor this server gave")
     over = day < today
     page = court.boards.leaderboard(day, game.id, limit + 1, after)
-    entries = [entry_json(e, rank + i + 1) for i, e in enumerate(page[:limit])]
+    entries = []
+    for i, entry in enumerate(page[:limit]):
+        if after is None or tie_prefix(entry.key) != tie_prefix(after):
+            shown = position + i + 1
+        entries.append(entry_json(entry, shown))
+        after = entry.key
     next_cursor = None
     if len(page) > limit:
-        next_cursor = encode_cursor({"key": page[limit - 1].key, "rank": str(rank + limit)})
+        next_cursor = encode_cursor(
+            {"key": page[limit - 1].key, "rank": str(position + limit), "shown": str(shown)}
+        )
     out: Json = {"date": day, "ruleset": game.id, "over": over, "entries": entries,
                  "cursor": next_cursor}  # fmt: skip
     if player_token is not None:
@@ -165,21 +201,13 @@ def leaderboard(
 
 
 def own_entry(court: Court, day: str, ruleset_id: str, player: PlayerRecord) -> Json:
-    game_id = court.deals.load_attempt(day, ruleset_id, player.id)
-    if game_id is None:
+    attempt = court.deals.load_attempt(day, ruleset_id, player.id)
+    if attempt is None:
         return {"name": player.name, "played": False}
-    record = court.load(game_id).record
-    if record.finished_at is None or record.outcome is None:
-        return {"name": player.name, "played": True, "finished": False, "game_id": game_id}
-    key = leaderboard_key(
-        record.outcome["result"], record.outcome["score"], record.version,
-        record.finished_at, game_id,
-    )  # fmt: skip
-    rank = court.boards.leaderboard_rank(day, ruleset_id, key)
-    entry = LeaderboardEntry(day, ruleset_id, key, game_id, player.id, player.name,
-                             record.outcome["result"], record.outcome["score"],
-                             record.version, record.finished_at)  # fmt: skip
-    return entry_json(entry, rank) | {"played": True, "finished": True}
+    if attempt.entry is None:
+        return {"name": player.name, "played": True, "finished": False, "game_id": attempt.game_id}
+    rank = court.boards.leaderboard_rank(day, ruleset_id, attempt.entry.key)
+    return entry_json(attempt.entry, rank) | {"played": True, "finished": True}
 
 
 def entry_json(entry: LeaderboardEntry, rank: int) -> Json:

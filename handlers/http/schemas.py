@@ -480,7 +480,13 @@ class CreatedPlayer(Schema):
 
 
 class BoardEntry(Schema):
-    rank = fields.Integer(required=True)
+    rank = fields.Integer(
+        required=True,
+        metadata={
+            "description": "1 + the entries strictly better (result, then score, then fewer "
+            "moves): tied entries share a rank (1, 2, 2, 4), listed by finish time."
+        },
+    )
     name = fields.String(required=True)
     result = fields.String(required=True, metadata={"x-enum": "results"})
     score = fields.Integer(required=True)

@@ -265,7 +265,7 @@ def test_one_attempt_per_player_creates_its_game_and_counts_the_player(store):
     daily = DailyAttempt("2026-11-22", "p1", "Anne#1a2b")
     store.create_attempt("2026-11-22", "p1", record("g1", daily=daily))
     assert store.load("g1").record.daily == daily
-    assert store.load_attempt("2026-11-22", "royal-assassin", "p1") == "g1"
+    assert store.load_attempt("2026-11-22", "royal-assassin", "p1").game_id == "g1"
     assert store.load_attempt("2026-11-22", "royal-assassin", "p2") is None
     with pytest.raises(AttemptExists) as refused:
         store.create_attempt("2026-11-22", "p1", record("g2", daily=daily))
@@ -300,8 +300,14 @@ def test_ranked_starts_write_no_item_in_common(store):
 def board_entry(game_id, key, date="2026-11-22"):
     from domain.stored import LeaderboardEntry
 
-    return LeaderboardEntry(date, "royal-assassin", key, game_id, "p", "P#0000", "lost", 1, 3,
-                            "2026-11-22T00:00:00.000Z")  # fmt: skip
+    return LeaderboardEntry(date, "royal-assassin", key, game_id, f"p-{game_id}", "P#0000",
+                            "lost", 1, 3, "2026-11-22T00:00:00.000Z")  # fmt: skip
+
+
+def board_key(result, score, moves, game_id, minute=0):
+    from domain.daily import leaderboard_key
+
+    return leaderboard_key(result, score, moves, f"2026-11-22T10:{minute:02d}:00.000Z", game_id)
 
 
 def finish_with_entry(store, game_id, key, date="2026-11-22"):
@@ -311,31 +317,56 @@ def finish_with_entry(store, game_id, key, date="2026-11-22"):
     store.append(game_id, 0, event(1, move={"type": "resign"}), finish)
 
 
+# Best first: wins, higher score, fewer moves; b and c tie (and share a rank), c finished later.
+BOARD = {"a": ("won", 70, 50), "b": ("won", 60, 40), "c": ("won", 60, 40), "d": ("won", 60, 45),
+         "e": ("lost", 9, 30), "f": ("lost", 5, 20), "g": ("lost", 5, 30)}  # fmt: skip
+RANKS = {"a": 1, "b": 2, "c": 2, "d": 4, "e": 5, "f": 6, "g": 7}
+
+
 def test_the_leaderboard_is_written_with_the_finishing_move_and_sorted(store):
-    keys = ["1|b", "0|z", "1|a", "0|a", "1|c"]
-    for i, key in enumerate(keys):
-        finish_with_entry(store, f"g{i}", key)
-    finish_with_entry(store, "other-day", "0|0", date="2026-11-21")
+    keys = {g: board_key(*spec, g, minute=i) for i, (g, spec) in enumerate(BOARD.items())}
+    for game_id in ("g", "c", "e", "a", "f", "b", "d"):
+        finish_with_entry(store, game_id, keys[game_id])
+    finish_with_entry(store, "other-day", board_key("won", 99, 1, "x"), date="2026-11-21")
     board = store.leaderboard("2026-11-22", "royal-assassin", 10, None)
-    assert [e.key for e in board] == sorted(keys)
-    assert board[0] == board_entry("g3", "0|a")
-    page = store.leaderboard("2026-11-22", "royal-assassin", 2, "0|z")
-    assert [e.key for e in page] == ["1|a", "1|b"]
-    assert store.leaderboard_rank("2026-11-22", "royal-assassin", "0|a") == 1
-    assert store.leaderboard_rank("2026-11-22", "royal-assassin", "1|b") == 4
-    assert store.leaderboard_rank("2026-11-22", "royal-assassin", "1|bb") == 5  # not on the board
+    assert [e.game_id for e in board] == list(BOARD)
+    assert board[0] == board_entry("a", keys["a"])
+    page = store.leaderboard("2026-11-22", "royal-assassin", 2, keys["c"])
+    assert [e.game_id for e in page] == ["d", "e"]
+    ranks = {g: store.leaderboard_rank("2026-11-22", "royal-assassin", k) for g, k in keys.items()}
+    assert ranks == RANKS  # tied entries share a rank
+    later = board_key("won", 60, 40, "z", minute=59)  # not on the board: ranked as it would be
+    assert store.leaderboard_rank("2026-11-22", "royal-assassin", later) == 2
+    assert (
+        store.leaderboard_rank("2026-11-22", "royal-assassin", board_key("lost", 5, 25, "z")) == 7
+    )
+    assert store.leaderboard_rank("2026-11-21", "royal-assassin", keys["g"]) == 2  # its own day
+
+
+def test_a_finished_attempt_carries_its_entry(store):
+    """ "Your rank" reads the attempt alone: the finishing move writes the entry onto it."""
+    from domain.daily import board_entry as domain_board_entry
+    from domain.stored import Attempt
+
+    store.save_daily(deal())
+    daily = DailyAttempt("2026-11-22", "p-g1", "Anne#1a2b")
+    store.create_attempt("2026-11-22", "p-g1", record("g1", daily=daily))
+    assert store.load_attempt("2026-11-22", "royal-assassin", "p-g1") == Attempt("g1")
+    outcome = {"result": "won", "score": 60}
+    entry = domain_board_entry(daily, "royal-assassin", "g1", outcome, 1, FINISHED_AT)
+    finish = Finish("won", outcome, FINISHED_AT, "royal-assassin", entry)
+    store.append("g1", 0, event(1), finish)
+    assert store.load_attempt("2026-11-22", "royal-assassin", "p-g1") == Attempt("g1", entry)
 
 
 def test_a_conflicting_finish_writes_no_entry(store):
-    finish_with_entry(store, "g1", "0|a")
+    first = board_key("lost", 1, 1, "g1")
+    finish_with_entry(store, "g1", first)
+    late = board_entry("g1", board_key("won", 99, 1, "g1"))
     with pytest.raises(VersionConflict):
-        store.append(
-            "g1",
-            0,
-            event(1),
-            Finish("lost", {}, FINISHED_AT, "royal-assassin", board_entry("g1", "0|b")),
-        )
-    assert [e.key for e in store.leaderboard("2026-11-22", "royal-assassin", 10, None)] == ["0|a"]
+        store.append("g1", 0, event(1), Finish("lost", {}, FINISHED_AT, "royal-assassin", late))
+    assert [e.key for e in store.leaderboard("2026-11-22", "royal-assassin", 10, None)] == [first]
+    assert store.leaderboard_rank("2026-11-22", "royal-assassin", late.key) == 1  # not tallied
 
 
 def test_a_sharded_board_reads_back_as_one(aws_credentials):
@@ -348,7 +379,7 @@ def test_a_sharded_board_reads_back_as_one(aws_credentials):
     with mock_aws():
         store = DynamoStore(dynamo_client(None), fresh_table_name(), leaderboard_shards=3)
         store.create_table()
-        keys = [f"{i % 2}|{i:03d}" for i in range(30)]
+        keys = [board_key(("won", "lost")[i % 2], i % 7, i, f"g{i}") for i in range(30)]
         for i, key in enumerate(keys):
             finish_with_entry(store, f"g{i}", key)
         partitions = {
@@ -366,6 +397,12 @@ def test_a_sharded_board_reads_back_as_one(aws_credentials):
             after = page[-1].key
         assert seen == sorted(keys)
         assert store.leaderboard_rank("2026-11-22", "royal-assassin", sorted(keys)[17]) == 18
+        tallies = {
+            item["pk"]["S"]
+            for item in store.client.scan(TableName=store.table)["Items"]
+            if "#TALLY#" in item["pk"]["S"]
+        }
+        assert len(tallies) == 2  # and so are the tallies
 
 
 # ---- seats ------------------------------------------------------------------------------------

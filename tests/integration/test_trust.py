@@ -266,10 +266,13 @@ def test_only_real_days_of_the_service_have_a_challenge(store, date):
 # ---- 9. forged cursors ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("rank", ["²", "٣", "1e3", "-1", " 1"])
-def test_a_forged_leaderboard_cursor_is_a_4xx(rank):
+@pytest.mark.parametrize(
+    ("rank", "shown"),
+    [("²", "1"), ("٣", "1"), ("1e3", "1"), ("-1", "1"), (" 1", "1"), ("2", "3"), ("2", "0")],
+)
+def test_a_forged_leaderboard_cursor_is_a_4xx(rank, shown):
     client = app_on(InMemoryStore(), Clock())
-    cursor = encode_cursor({"key": "0|x", "rank": rank})
+    cursor = encode_cursor({"key": "0|x", "rank": rank, "shown": shown})
     r = client.get(f"/v1/daily/today/royal-assassin/leaderboard?cursor={cursor}")
     assert r.status_code == 422 and r.json["errors"] == {"cursor": "not a cursor this server gave"}
     json.dumps(r.json)

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from domain.daily import DEFAULT_IGNORABLE, EXTRA_WIDE, NAME_LENGTH, display_name, reads_as_a_tag
 from domain.deal import seed_commitment
 from domain.errors import InvalidRequest
+from domain.names import DEFAULT_IGNORABLE, EXTRA_WIDE, NAME_LENGTH, display_name, reads_as_a_tag
 from domain.service import GameService, token_digest
 from domain.stored import DailyDeal, PlayerRecord
 from tests.api_helpers import counting_secrets, fixed_clock

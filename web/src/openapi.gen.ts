@@ -1233,6 +1233,7 @@ export interface components {
             token: string;
         };
         BoardEntry: {
+            /** @description 1 + the entries strictly better (result, then score, then fewer moves): tied entries share a rank (1, 2, 2, 4), listed by finish time. */
             rank: number;
             name: string;
             /** @enum {string} */
