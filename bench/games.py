@@ -17,6 +17,10 @@ LOG_GAME = "royal-assassin"
 """The game whose logs the service, records and server rows grow and play: one seat, moves
 that cost little, and a stalling player (below) that keeps a game going for 150 moves."""
 
+CAPACITY_GAME = "royal-assassin"
+"""The solitaire whose games and daily the capacity model plays (bench/capacity.py): a move of
+any game costs DynamoDB the same requests, and its daily is the cheapest to deal."""
+
 EVENT_CAP_GAME = "risus-royale"
 """The game played with undo up to the event cap (issue 27 measured its 3,341-event log)."""
 

@@ -22,7 +22,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from bench import records, rules, server, service, streams
+from bench import capacity, records, rules, server, service, streams
 from bench.figures import Bench, Figure, write_json_line, write_table
 from bench.targets import TARGETS
 
@@ -36,6 +36,7 @@ def benches() -> list[Bench]:
         *rules.daily_benches(),
         *server.benches(),
         *streams.benches(),
+        *capacity.benches(),
     ]
 
 

@@ -65,6 +65,25 @@ TARGETS: dict[str, Target] = {
     "server.streams.delivery_max": Target(1000, "ms", "<=", issue=30),
     "server.streams.open": Target(2000, "streams", ">=", issue=38),
     "server.streams.idle_cpu": Target(1, "% of a core", "<=", issue=38),
+    # A player's own rank at 100,000 entries: at most 5 requests and 10 read units (issue 39;
+    # it was 10 requests and 1,104 read units at rank 20,000).
+    "capacity.rank.requests": Target(5, "requests", "<=", issue=39),
+    "capacity.rank.read_units": Target(10, "RRU", "<=", issue=39),
+    # Each named scenario within every limit at the settings serverless.yml deploys (issue 39):
+    # a partition's 1,000 write and 3,000 read units a second, and a headroom of at least 1x
+    # over the tightest limit (the rows print the settings to raise when it is not).
+    **{
+        f"capacity.{scenario}.{figure}": Target(limit, unit, "<=", issue=39)
+        for scenario in ("viral_daily", "watched_game", "two_seat_games", "ten_million_moves")
+        for figure, limit, unit in (
+            ("hottest_write_units", 1000, "WCU/s"),
+            ("hottest_read_units", 3000, "RCU/s"),
+        )
+    },
+    **{
+        f"capacity.{scenario}.headroom": Target(1, "x", ">=", issue=39)
+        for scenario in ("viral_daily", "watched_game", "two_seat_games", "ten_million_moves")
+    },
 }
 # Issue 9 asks that `court verify` of a 150-move record take "about one replay": no number,
 # so `records.verify_150.over_replay` prints the ratio with no target.
