@@ -496,6 +496,7 @@ function problemOf(error) {
   return {
     title: text2("title"),
     detail: text2("detail"),
+    gameId: text2("game_id"),
     status: typeof error.status === "number" ? error.status : void 0
   };
 }
@@ -637,6 +638,7 @@ function newKey() {
 var SEAT_KEY = (gameId) => `royal-court:seat:${gameId}`;
 var PLAYER_KEY = "royal-court:player";
 var RECENT_KEY = "royal-court:recent";
+var DAILY_KEY = (date, ruleset) => `royal-court:daily:${date}:${ruleset}`;
 function read(key) {
   try {
     return JSON.parse(localStorage.getItem(key) || "null");
@@ -677,7 +679,13 @@ var storage = {
   },
   recent: readRecent,
   player: readPlayer,
-  savePlayer: (player) => localStorage.setItem(PLAYER_KEY, JSON.stringify(player))
+  savePlayer: (player) => localStorage.setItem(PLAYER_KEY, JSON.stringify(player)),
+  /** The game of this player's ranked attempt at a day's deal, if it was dealt here. */
+  dailyAttempt(date, ruleset) {
+    const value = read(DAILY_KEY(date, ruleset));
+    return typeof value === "string" ? value : null;
+  },
+  saveDailyAttempt: (date, ruleset, gameId) => localStorage.setItem(DAILY_KEY(date, ruleset), JSON.stringify(gameId))
 };
 
 // web/src/cards.ts
@@ -1182,10 +1190,11 @@ async function dailyPage(root, rulesets2, navigate2) {
   });
   const sections = await Promise.all(day.challenges.map(async (c) => {
     let leaders;
+    const attempted = storage.dailyAttempt(day.date, c.ruleset) !== null;
     try {
       ({ data: leaders } = await answer(client.GET("/v1/daily/{date}/{ruleset}/leaderboard", {
         params: { path: { date: day.date, ruleset: dailyRuleset(c.ruleset) }, query: { limit: 10 } },
-        headers: auth(player?.token)
+        headers: auth(attempted ? player?.token : void 0)
       })));
     } catch {
       leaders = null;
@@ -1229,8 +1238,12 @@ async function dailyPage(root, rulesets2, navigate2) {
           headers: auth(player?.token)
         }));
         storage.saveSeat(data.game.id, { token: data.token, seat: 0, ruleset: c.ruleset });
+        storage.saveDailyAttempt(day.date, c.ruleset, data.game.id);
         navigate2(`/play/${data.game.id}`);
       } catch (e) {
+        if (e instanceof ApiError && e.status === 409 && e.problem.gameId) {
+          storage.saveDailyAttempt(day.date, c.ruleset, e.problem.gameId);
+        }
         notice.textContent = message(e);
       }
     };

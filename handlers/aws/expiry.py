@@ -5,8 +5,12 @@ carries one (a casual game's, kept in step by the service), so TTL removes the r
 stream hands that removal here, which deletes the game's move items (`DynamoStore.
 delete_game_items`). The function has a role of its own, the only one allowed DeleteItem.
 
-A batch that fails is retried by Lambda (deleting again what is left is harmless); a record
-removed by anything but TTL is left alone (serverless.yml filters those out too).
+A record whose game cannot be deleted now (the store unavailable, throttled) is reported as
+the batch's first failure (`batchItemFailures`, ReportBatchItemFailures in serverless.yml):
+Lambda checkpoints the records before it and retries from it (deleting again what is left is
+harmless), and after its retries sends it to the StreamFailures queue, whose alarm an operator
+answers. A record removed by anything but TTL is left alone (serverless.yml filters those out
+too).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from domain.errors import StoreUnavailable
 from handlers.aws import logs
 from handlers.config import Settings, build_store
 from infra.dynamo_store import RECORD_SK, DynamoStore
@@ -43,10 +48,17 @@ def expired_game(record: dict[str, Any]) -> str | None:
 def expired_games(event: dict[str, Any], context: object) -> dict[str, Any]:
     assert isinstance(store, DynamoStore), "the stream handler runs on DynamoDB"
     deleted: dict[str, int] = {}
+    failures: list[dict[str, str]] = []
     for record in event.get("Records", []):
         game_id = expired_game(record)
-        if game_id is not None:
+        if game_id is None:
+            continue
+        try:
             deleted[game_id] = store.delete_game_items(game_id)
+        except StoreUnavailable as e:  # this record and every later one: retried from here
+            log.warning("expired game not deleted yet", extra={"game_id": game_id, "cause": str(e)})
+            failures.append({"itemIdentifier": record["dynamodb"]["SequenceNumber"]})
+            break
     items = sum(deleted.values())
     log.info("expired games deleted", extra={"expired_games": len(deleted), "items_deleted": items})
-    return {"games": len(deleted), "items": items}
+    return {"games": len(deleted), "items": items, "batchItemFailures": failures}

@@ -18,7 +18,9 @@ keeps tokens in the URL fragment, which no browser sends).
 The cold start is also a CloudWatch metric, in the embedded metric format (EMF), as
 Powertools' Metrics writes it: `ColdStart`, count 1, by `function_name` and `service`. Lambda
 has no metric of its own for it; its Duration, Errors and Throttles and API Gateway's 4xx,
-5xx and Latency need nothing from the code.
+5xx and Latency need nothing from the code. The access line carries the request's own counts
+in the same format (`request_counts`: requests, moves, finishes, conflicts, 503s, 5xx), and
+the push function's line its pushes sent, gone and failed: no extra line, no extra call.
 """
 
 from __future__ import annotations
@@ -128,8 +130,15 @@ def invocation_keys(event: dict[str, Any], context: Any, cold_start: bool) -> di
     }
 
 
-def cold_start_metric(namespace: str, service: str, function_name: str | None) -> str:
-    """The EMF document of one cold start, as Powertools' `capture_cold_start_metric`."""
+def metrics(
+    namespace: str, service: str, function_name: str | None, counts: dict[str, float]
+) -> dict[str, Any]:
+    """`counts` as CloudWatch's embedded metric format (EMF), by `function_name` and `service`:
+    the `_aws` block and the values, to merge into a JSON log line (CloudWatch turns any line
+    carrying them into metrics; no line of its own is needed). Counts of 0 are left out."""
+    counts = {name: value for name, value in counts.items() if value}
+    if not counts:
+        return {}
     dimensions = ["function_name", "service"] if function_name else ["service"]
     document: dict[str, Any] = {
         "_aws": {
@@ -138,16 +147,46 @@ def cold_start_metric(namespace: str, service: str, function_name: str | None) -
                 {
                     "Namespace": namespace,
                     "Dimensions": [dimensions],
-                    "Metrics": [{"Name": "ColdStart", "Unit": "Count"}],
+                    "Metrics": [{"Name": name, "Unit": "Count"} for name in counts],
                 }
             ],
         },
         "service": service,
-        "ColdStart": [1.0],
+        **{name: [float(value)] for name, value in counts.items()},
     }
     if function_name:
         document["function_name"] = function_name
+    return document
+
+
+def cold_start_metric(namespace: str, service: str, function_name: str | None) -> str:
+    """The EMF document of one cold start, as Powertools' `capture_cold_start_metric`."""
+    document = metrics(namespace, service, function_name, {"ColdStart": 1})
     return json.dumps(document, separators=(",", ":"))
+
+
+def request_counts(fields: dict[str, Any], status: int | None, body: object) -> dict[str, float]:
+    """What an API request counts towards: every request; a move accepted, and whether it
+    ended its game; a conflict (409: a stale version, a sealed move already in, a ranked day
+    over); an answer the service could not give (503: the store unavailable, its cause in the
+    line before) or failed to (500)."""
+    move = fields.get("method") == "POST" and str(fields.get("path") or "").endswith("/moves")
+    accepted = move and status == 201
+    finished = False
+    if accepted and isinstance(body, str):
+        try:
+            game = json.loads(body).get("game") or {}
+        except (ValueError, AttributeError):
+            game = {}
+        finished = isinstance(game, dict) and game.get("status") not in (None, "playing")
+    return {
+        "Requests": 1,
+        "Moves": accepted,
+        "Finishes": finished,
+        "Conflicts": status == 409,
+        "Unavailable": status == 503,
+        "ServerErrors": status is not None and status >= 500,
+    }
 
 
 def _request_fields(event: dict[str, Any]) -> dict[str, Any]:
@@ -184,7 +223,10 @@ def instrument(handler: LambdaHandler, service: str, namespace: str) -> LambdaHa
                 raise
             elapsed = round((time.perf_counter() - started) * 1000, 2)
             status = response.get("statusCode", 200) if isinstance(response, dict) else None
-            log.info("request", extra={**fields, "status": status, "duration_ms": elapsed})
+            body = response.get("body") if isinstance(response, dict) else None
+            counts = request_counts(fields, status, body)
+            emf = metrics(namespace, service, keys["function_name"], counts)
+            log.info("request", extra={**fields, "status": status, "duration_ms": elapsed, **emf})
             return response
         finally:
             _invocation.reset(token)

@@ -240,5 +240,9 @@ def push(event: dict[str, Any], context: object) -> dict[str, Any]:
             else:
                 gone += 1
                 connections.forget(watcher.connection_id, game_id)
-    log.info("pushed", extra={"games": len(moved), "sent": sent, "gone": gone, "failed": failed})
+    counts: dict[str, float] = {"PushesSent": sent, "PushesGone": gone, "PushesFailed": failed}
+    function_name = getattr(context, "function_name", None)
+    emf = logs.metrics(settings.metrics_namespace, settings.service_name, function_name, counts)
+    log.info("pushed", extra={"games": len(moved), "sent": sent, "gone": gone, "failed": failed,
+                              **emf})  # fmt: skip
     return {"games": len(moved), "sent": sent, "gone": gone, "failed": failed}

@@ -992,10 +992,18 @@ def test_daily_challenge_and_leaderboard(browser, base, console, screenshots):
         if shown(page)[0] != "playing":
             break
         click_one(page, rng)
+    asked = []  # (ruleset, with the player's token) of each board the page reads
+    page.on("request", lambda r: asked.append((r.url.split("/")[-2], "authorization" in r.headers))
+            if "/leaderboard" in r.url else None)  # fmt: skip
     page.goto(base + "/daily")
     board = page.locator("[data-daily-ruleset='royal-assassin'] table.leaderboard")
     board.wait_for()
     assert "Browser Player" in board.inner_text()
+    you = page.locator("[data-daily-ruleset='royal-assassin'] .you")
+    assert you.inner_text().startswith("You: rank 1,")
+    # Your place is asked of the one board you have an attempt on (a rank costs the server
+    # more than a page of the board); every other board is read as anyone reads it.
+    assert sorted(asked) == sorted((r, r == "royal-assassin") for r, _ in asked) and asked
     assert axe_scan(page) == []
     shoot(page, screenshots, "daily")
 

@@ -196,7 +196,7 @@ def test_access_lines_are_json_with_the_request_ids_and_no_secret(cold_start, ca
     out = capsys.readouterr().out
     assert token not in out and secret not in out
     lines = json_lines(out)
-    (metric,) = [line for line in lines if "_aws" in line]
+    (metric,) = [line for line in lines if "ColdStart" in line]
     assert metric["ColdStart"] == [1.0] and metric["function_name"] == "royal-court-test-api"
     (directive,) = metric["_aws"]["CloudWatchMetrics"]
     assert directive["Metrics"] == [{"Name": "ColdStart", "Unit": "Count"}]
@@ -214,8 +214,14 @@ def test_access_lines_are_json_with_the_request_ids_and_no_secret(cold_start, ca
         assert 0 <= line["duration_ms"] < 10_000
         assert line["timestamp"].endswith("+00:00") and "T" in line["timestamp"]
     assert first["cold_start"] is True and second["cold_start"] is False
+    # Each access line is its request's metrics too (EMF): counted, and nothing else here.
+    for line in (first, second):
+        (directive,) = line["_aws"]["CloudWatchMetrics"]
+        assert directive["Metrics"] == [{"Name": "Requests", "Unit": "Count"}]
+        assert line["Requests"] == [1.0] and directive["Namespace"] == metric["_aws"][
+            "CloudWatchMetrics"][0]["Namespace"]  # fmt: skip
     # Only the entry point's line: Flask's own access line is not written twice.
-    assert len([line for line in lines if "_aws" not in line]) == 2
+    assert len([line for line in lines if "ColdStart" not in line]) == 2
 
 
 def test_vary_keeps_authorization_and_origin_on_lambda(cold_start):
@@ -250,3 +256,24 @@ def test_every_link_of_the_web_page_works_on_lambda(cold_start):
     assert "/openapi.yaml" in links and "/docs" not in links
     for link in sorted(links):
         assert handler(event("GET", link), None)["statusCode"] == 200, link
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "status", "body", "counted"),
+    [
+        ("POST", "/v1/games/g/moves", 201, '{"game": {"status": "playing"}}', {"Moves"}),
+        ("POST", "/v1/games/g/moves", 201, '{"game": {"status": "won"}}', {"Moves", "Finishes"}),
+        ("POST", "/v1/games/g/moves", 409, "{}", {"Conflicts"}),
+        ("GET", "/v1/games/g", 503, "{}", {"Unavailable", "ServerErrors"}),
+        ("GET", "/v1/games/g", 500, "not json", {"ServerErrors"}),
+        ("POST", "/v1/games", 201, '{"game": {"status": "won"}}', set()),  # not a move
+    ],
+)
+def test_each_request_counts_what_it_did(method, path, status, body, counted):
+    from handlers.aws.logs import metrics, request_counts
+
+    counts = request_counts({"method": method, "path": path}, status, body)
+    document = metrics("RoyalCourt", "royal-court", "fn", counts)
+    names = [m["Name"] for m in document["_aws"]["CloudWatchMetrics"][0]["Metrics"]]
+    assert set(names) == counted | {"Requests"}
+    assert all(document[name] == [1.0] for name in names)

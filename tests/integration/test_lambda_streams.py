@@ -67,10 +67,11 @@ def test_ttl_removal_of_a_record_deletes_the_games_moves(streams):
     )
     assert len(items(store, "expired-game")) == 39  # the moves are left behind
     result = module.expired_games(REMOVED, None)
-    assert result == {"games": 1, "items": 39}
+    assert result == {"games": 1, "items": 39, "batchItemFailures": []}
     assert items(store, "expired-game") == []
     assert store.load("other").version == 39  # another game is untouched
-    assert module.expired_games(REMOVED, None) == {"games": 1, "items": 0}  # a retry: harmless
+    again = module.expired_games(REMOVED, None)  # a retry: harmless
+    assert again == {"games": 1, "items": 0, "batchItemFailures": []}
 
 
 def test_each_batch_is_logged_as_a_json_line(streams, capsys):
@@ -94,5 +95,28 @@ def test_each_batch_is_logged_as_a_json_line(streams, capsys):
 )
 def test_anything_else_is_left_alone(streams, event):
     module, store = streams
-    assert module.expired_games(event, None) == {"games": 0, "items": 0}
+    assert module.expired_games(event, None) == {"games": 0, "items": 0, "batchItemFailures": []}
     assert store.load("other").version == 39
+
+
+def test_a_record_that_fails_is_reported_and_retried_from(streams, monkeypatch):
+    """Partial batch failure: the first record whose game cannot be deleted now is named by
+    its sequence number; the records before it are done, none after it is tried (Lambda
+    retries from it, in order, then hands it to the StreamFailures queue)."""
+    from domain.errors import StoreUnavailable
+
+    module, store = streams
+    batch = {"Records": [removal(g)["Records"][0] for g in ("expired-game", "other", "third")]}
+    for i, change in enumerate(batch["Records"]):
+        change["dynamodb"]["SequenceNumber"] = f"{100 + i}"
+    real = store.delete_game_items
+
+    def flaky(game_id):
+        if game_id == "other":
+            raise StoreUnavailable("dynamodb query: ThrottlingException", 1)
+        return real(game_id)
+
+    monkeypatch.setattr(module.store, "delete_game_items", flaky)
+    result = module.expired_games(batch, None)
+    assert result == {"games": 1, "items": 40, "batchItemFailures": [{"itemIdentifier": "101"}]}
+    assert items(store, "expired-game") == [] and store.load("other").version == 39

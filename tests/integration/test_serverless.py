@@ -408,3 +408,39 @@ def test_game_reads_link_the_websocket_api_clients_wait_on(packaged):
     [_, posted] = push["ROYAL_WEBSOCKET_ENDPOINT"]["Fn::Join"]
     assert linked[0] == "wss://" and posted[0] == "https://"
     assert linked[1:] == posted[1:] and {"Ref": "WebsocketsApi"} in linked
+
+
+def test_failures_are_kept_and_alarmed(packaged):
+    """Operations (issue 39): the table cannot be deleted by a stray call, a stream batch that
+    fails its retries goes to a queue (partial failures reported, so one bad record holds up
+    no other), and each failure an operator must hear of has an alarm on the one topic."""
+    _, _, template = packaged
+    [table] = [r for r in resources(template, "AWS::DynamoDB::Table").values()
+               if "GlobalSecondaryIndexes" in r["Properties"]]  # fmt: skip
+    assert table["Properties"]["DeletionProtectionEnabled"] is True
+    queue = {"Fn::GetAtt": ["StreamFailures", "Arn"]}
+    mappings = resources(template, "AWS::Lambda::EventSourceMapping").values()
+    assert len(mappings) == 2
+    for mapping in mappings:
+        props = mapping["Properties"]
+        assert props["DestinationConfig"]["OnFailure"]["Destination"] == queue
+        assert props["FunctionResponseTypes"] == ["ReportBatchItemFailures"]
+    for role in ("ExpiredGamesRole", "PushRole"):  # Lambda sends as the function's role
+        statements = template["Resources"][role]["Properties"]["Policies"][0]["PolicyDocument"]
+        assert {"Effect": "Allow", "Action": ["sqs:SendMessage"], "Resource": [queue]} in (
+            statements["Statement"]
+        )
+    alarms = resources(template, "AWS::CloudWatch::Alarm").values()
+    watched = {(a["Properties"]["Namespace"], a["Properties"]["MetricName"]) for a in alarms}
+    assert watched == {
+        ("AWS/ApiGateway", "5xx"),
+        ("AWS/Lambda", "Throttles"),
+        ("AWS/Lambda", "ConcurrentExecutions"),
+        ("AWS/DynamoDB", "ThrottledRequests"),
+        ("AWS/Lambda", "IteratorAge"),
+        ("AWS/SQS", "ApproximateNumberOfMessagesVisible"),
+        ("AWS/Lambda", "Errors"),
+    }
+    assert len(alarms) == 8  # IteratorAge twice: the pushes' stream and the expiries'
+    assert all(a["Properties"]["AlarmActions"] == [{"Ref": "Alarms"}] for a in alarms)
+    assert template["Resources"]["AlarmsEmail"]["Condition"] == "HasAlarmEmail"

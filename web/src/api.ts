@@ -37,6 +37,8 @@ export interface ProblemText {
   detail?: string;
   status?: number;
   retryAfter?: string | null;
+  /** The game a refusal names (409 already-played: the player's ranked attempt). */
+  gameId?: string;
 }
 
 export class ApiError extends Error {
@@ -60,7 +62,7 @@ function problemOf(error: unknown): ProblemText {
     return text ? { title: "Unreadable answer", detail: text.slice(0, 200) } : {};
   }
   const text = (key: string) => (typeof error[key] === "string" ? String(error[key]) : undefined);
-  return { title: text("title"), detail: text("detail"),
+  return { title: text("title"), detail: text("detail"), gameId: text("game_id"),
            status: typeof error.status === "number" ? error.status : undefined };
 }
 
@@ -243,6 +245,7 @@ export function newKey(): string {
 const SEAT_KEY = (gameId: string) => `royal-court:seat:${gameId}`;
 const PLAYER_KEY = "royal-court:player";
 const RECENT_KEY = "royal-court:recent";
+const DAILY_KEY = (date: string, ruleset: string) => `royal-court:daily:${date}:${ruleset}`;
 
 /** A seat this browser holds: its token, and what the page remembers of it. */
 export interface SeatRecord {
@@ -307,4 +310,11 @@ export const storage = {
   recent: readRecent,
   player: readPlayer,
   savePlayer: (player: CreatedPlayer) => localStorage.setItem(PLAYER_KEY, JSON.stringify(player)),
+  /** The game of this player's ranked attempt at a day's deal, if it was dealt here. */
+  dailyAttempt(date: string, ruleset: string): string | null {
+    const value = read(DAILY_KEY(date, ruleset));
+    return typeof value === "string" ? value : null;
+  },
+  saveDailyAttempt: (date: string, ruleset: string, gameId: string) =>
+    localStorage.setItem(DAILY_KEY(date, ruleset), JSON.stringify(gameId)),
 };

@@ -2,7 +2,7 @@
 // (asked for once more before it is dealt: it cannot be taken again), and the leaderboards,
 // readable on a phone. A player is a name and a token kept in this browser.
 
-import { answer, auth, client, storage } from "./api";
+import { ApiError, answer, auth, client, storage } from "./api";
 import type { DailyRuleset, Leaderboard, RulesetDescription } from "./api";
 import { fill, h, words } from "./ui";
 import type { Child } from "./ui";
@@ -85,10 +85,14 @@ export async function dailyPage(root: HTMLElement, rulesets: readonly RulesetDes
   });
   const sections = await Promise.all(day.challenges.map(async (c) => {
     let leaders: Leaderboard | null;
+    // Your own place is asked only of a board you have an attempt on (dealt on this device, or
+    // named by the server when you asked for a second): a rank costs the server more reads
+    // than the board, and most of the boards a page shows are not yours.
+    const attempted = storage.dailyAttempt(day.date, c.ruleset) !== null;
     try {
       ({ data: leaders } = await answer(client.GET("/v1/daily/{date}/{ruleset}/leaderboard", {
         params: { path: { date: day.date, ruleset: dailyRuleset(c.ruleset) }, query: { limit: 10 } },
-        headers: auth(player?.token) })));
+        headers: auth(attempted ? player?.token : undefined) })));
     } catch {
       leaders = null;
     }
@@ -110,8 +114,13 @@ export async function dailyPage(root: HTMLElement, rulesets: readonly RulesetDes
         const { data } = await answer(client.POST("/v1/daily/{date}/{ruleset}/games", {
           params: { path: { date: day.date, ruleset: dailyRuleset(c.ruleset) } }, headers: auth(player?.token) }));
         storage.saveSeat(data.game.id, { token: data.token, seat: 0, ruleset: c.ruleset });
+        storage.saveDailyAttempt(day.date, c.ruleset, data.game.id);
         navigate(`/play/${data.game.id}`);
       } catch (e) {
+        if (e instanceof ApiError && e.status === 409 && e.problem.gameId) {
+          // Dealt already (on another device): from now on this page shows your place.
+          storage.saveDailyAttempt(day.date, c.ruleset, e.problem.gameId);
+        }
         notice.textContent = message(e);
       }
     };
