@@ -18,6 +18,7 @@ import copy
 import functools
 import json
 import re
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
@@ -143,10 +144,16 @@ def operation_of(method: str, path: str) -> tuple[str, dict[str, Any]] | None:
 
 
 def response_problems(
-    method: str, path: str, status: int, content_type: str | None, body: bytes
+    method: str,
+    path: str,
+    status: int,
+    content_type: str | None,
+    body: bytes,
+    parsed: Callable[[], Any] | None = None,
 ) -> list[str]:
     """Why a response to `method path` is not one the spec declares (empty: it is). Requests
-    the spec has no operation for are not judged here."""
+    the spec has no operation for are not judged here. `parsed`, if given, returns the body's
+    JSON as the caller keeps it (parsed once for both)."""
     found = operation_of(method, path)
     if found is None:
         return []
@@ -178,7 +185,7 @@ def response_problems(
     if not media.endswith("json"):
         return []
     try:
-        instance = json.loads(body)
+        instance = json.loads(body) if parsed is None else parsed()
     except ValueError as e:
         return [f"{label}: the body is not JSON ({e})"]
     check = _fast_validator(tuple(GAMES), pointer + "/schema")
