@@ -36,8 +36,9 @@ $(TOOLS): tools/package.json tools/package-lock.json
 
 tools: $(TOOLS)
 
-# Everything `make test` installs, pip's and npm's side by side: on a fresh clone each spends
-# most of its minute waiting on downloads and disks, not on a core.
+# Everything the tests use, installed ahead, pip's and npm's side by side: on a fresh clone
+# each spends most of its minute waiting on downloads and disks, not on a core. (`make test`
+# installs the same, npm's beside the tests.)
 setup:
 	@$(MAKE) --no-print-directory $(TOOLS) browser & tools=$$!; \
 	$(MAKE) --no-print-directory $(STAMP); python=$$?; \
