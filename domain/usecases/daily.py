@@ -34,9 +34,10 @@ def daily(court: Court, date_asked: str) -> Json:
     for game in GAMES.values():
         if game.ruleset.max_seats != 1:
             continue
-        if day < today and court.deals.load_daily(day, game.id) is None:
-            continue  # never dealt on its day: that ruleset had no challenge then
-        kept = daily_deal(court, day, game)
+        try:
+            kept = daily_deal(court, day, game)
+        except DailyNotFound:
+            continue  # a past day it was never dealt on: that ruleset had no challenge then
         entry: Json = {
             "ruleset": game.id,
             "seed_commitment": kept.seed_commitment,
@@ -67,8 +68,8 @@ def daily_deal(court: Court, day: str, game: GameEntry) -> DailyDeal:
     A start in this process adds one to the count it holds, so that its player is counted."""
     now = epoch(court.clock())
     read = court.deals_read.get((day, game.id))
-    if read is not None and (day < court.today() or now - read[1] < DEAL_FRESH_SECONDS):
-        return read[0]
+    if read is not None and (read[1] >= _day_over(day) or now - read[1] < DEAL_FRESH_SECONDS):
+        return read[0]  # read after its day was over (its count final), or lately
     kept = court.deals.load_daily(day, game.id)
     if kept is not None:
         return _read(court, kept, now)
@@ -86,6 +87,11 @@ def daily_deal(court: Court, day: str, game: GameEntry) -> DailyDeal:
 
 DEAL_FRESH_SECONDS = 10
 KEPT_DEALS_READ = 64  # (day, ruleset) pairs remembered: a few days of every solitaire
+
+
+def _day_over(day: str) -> int:
+    """When `day` (UTC) is over: its count of players is final from then on."""
+    return epoch(f"{date.fromisoformat(day) + timedelta(days=1)}T00:00:00.000+00:00")
 
 
 def _read(court: Court, deal: DailyDeal, now: int) -> DailyDeal:

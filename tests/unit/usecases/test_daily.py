@@ -4,6 +4,8 @@ import pytest
 
 from domain.errors import AttemptExists, DailyNotFound, Forbidden, InvalidRequest, Unauthenticated
 from domain.usecases import daily, playing
+from domain.usecases.court import Court
+from tests.api_helpers import counting_secrets
 from tests.unit.usecases.conftest import keep_deal
 
 SOLITAIRES = ("royal-assassin", "adaman", "risus-royale")
@@ -79,3 +81,32 @@ def test_prepare_keeps_what_is_kept_and_names_what_it_chose(court, dealt, store,
     assert daily.prepare_daily(court, days=2) == [f"2026-11-23/{r}" for r in SOLITAIRES]
     assert sorted(chosen) == sorted(("2026-11-23", r) for r in SOLITAIRES)
     assert daily.prepare_daily(court, days=2) == []
+
+
+def test_a_process_reads_a_deal_once_and_todays_count_every_few_seconds(court, dealt, store, clock):
+    """A viral day's daily pages would all read one partition (issue 39): a process keeps
+    what it read, today's count for DEAL_FRESH_SECONDS, a finished day's for good; its own
+    starts add to the count it holds."""
+    reads = []
+    real = store.load_daily
+    store.load_daily = lambda day, ruleset: reads.append((day, ruleset)) or real(day, ruleset)
+    count = lambda: next(c["players"] for c in daily.daily(court, TODAY)["challenges"]  # noqa: E731
+                         if c["ruleset"] == "royal-assassin")  # fmt: skip
+    assert count() == 0 and len(reads) == 3  # one read per solitaire
+    player = daily.create_player(court, "Anne")
+    daily.start_daily(court, TODAY, "royal-assassin", player["token"])
+    assert count() == 1 and len(reads) == 3  # its own start: counted, nothing read again
+    elsewhere = Court(store, clock, counting_secrets(), b"use-case-daily-secret")  # a process
+    daily.start_daily(
+        elsewhere, TODAY, "royal-assassin", daily.create_player(elsewhere, "Bo")["token"]
+    )
+    before = len(reads)
+    assert count() == 1 and len(reads) == before  # not seen here yet
+    clock.now = "2026-11-22T10:00:11.000Z"
+    assert count() == 2 and len(reads) == before + 3  # read again past DEAL_FRESH_SECONDS
+    clock.now = "2026-11-23T00:00:05.000Z"
+    daily.daily(court, TODAY)
+    clock.now = "2026-11-23T10:00:00.000Z"
+    before = len(reads)
+    daily.daily(court, TODAY)
+    assert len(reads) == before  # read after its day was over: final, kept
