@@ -199,6 +199,11 @@ def item_size(item: Mapping[str, Any]) -> int:
 
 RULESET = CAPACITY_GAME
 BOARD_PAGE = 20
+GAME_LENGTH = 40
+"""Moves a casual game has had when its move, read and finish are measured: a read loads the
+whole game (one strongly consistent Query of its record and moves), so its units grow with the
+game's length; the scenarios' games are about this long (a viral day: ~11,000 moves a second
+over ~280 finishes)."""
 
 
 def measure_patterns(endpoint: str, rank_entries: int = 0, runs: int = 3) -> dict[str, Pattern]:
@@ -237,33 +242,48 @@ def measure_patterns(endpoint: str, rank_entries: int = 0, runs: int = 3) -> dic
         measured[name] = Pattern(name, list(meter.requests), statistics.median(times))
         return response
 
-    def new_game() -> tuple[str, dict[str, str], Any]:
+    def new_game() -> tuple[str, dict[str, str], Any, int] | None:
+        """A game GAME_LENGTH - 1 moves on (unmeasured), still playing: its id, the seat's
+        headers, its view and its version; None if it ended on the way."""
         created = app.post("/v1/games", json={"ruleset": RULESET}).json
-        return created["game"]["id"], {"Authorization": f"Bearer {created['token']}"}, created
+        gid, headers = created["game"]["id"], {"Authorization": f"Bearer {created['token']}"}
+        view, version = created["view"], 0
+        for _ in range(GAME_LENGTH - 1):
+            move = next((m for m in view["legal_moves"] if m["type"] != "resign"), None)
+            if move is None:
+                return None
+            played = app.post(f"/v1/games/{gid}/moves", json={"version": version, "move": move},
+                              headers=headers).json  # fmt: skip
+            if played["game"]["status"] != "playing":
+                return None
+            view, version = played["view"], played["game"]["version"]
+        return gid, headers, view, version
 
     measure("game.create", lambda: app.post("/v1/games", json={"ruleset": RULESET}))
-    games = [new_game() for _ in range(runs)]
-    read = iter(games * 2)
+    games = [g for g in (new_game() for _ in range(20 * runs)) if g is not None][:runs]
+    assert len(games) == runs, "no game of the capacity ruleset lasts GAME_LENGTH moves"
+    read = iter(games)
 
     def read_game() -> Any:
-        gid, headers, _ = next(read)
+        gid, headers, _, _ = next(read)
         return app.get(f"/v1/games/{gid}", headers=headers)
 
-    measure("game.read", read_game)  # the first read of each: the replay cache holds it after
+    measure("game.read", read_game)  # a whole game loaded: its units grow with its moves
     moves = iter(games)
 
     def move() -> Any:
-        gid, headers, created = next(moves)
-        first = next(m for m in created["view"]["legal_moves"] if m["type"] != "resign")
-        return app.post(f"/v1/games/{gid}/moves", json={"version": 0, "move": first},
+        gid, headers, view, version = next(moves)
+        first = next(m for m in view["legal_moves"] if m["type"] != "resign")
+        return app.post(f"/v1/games/{gid}/moves", json={"version": version, "move": first},
                         headers=headers)  # fmt: skip
 
     measure("game.move", move)
     finishes = iter(games)
 
     def finish() -> Any:
-        gid, headers, _ = next(finishes)
-        return app.post(f"/v1/games/{gid}/moves", json={"version": 1, "move": {"type": "resign"}},
+        gid, headers, _, version = next(finishes)
+        return app.post(f"/v1/games/{gid}/moves",
+                        json={"version": version + 1, "move": {"type": "resign"}},
                         headers=headers)  # fmt: skip
 
     measure("game.finish", finish)
@@ -418,6 +438,8 @@ class Deployed:
     api_rate: float  # the stage's steady requests a second
     api_concurrency: int  # the API function's reserved concurrency
     board_shards: int  # leaderboardShards
+    other_reserved: int  # the other functions' reserved concurrency, summed
+    create_rate: float  # each creation route's own steady requests a second
 
 
 def deployed() -> Deployed:
@@ -428,8 +450,13 @@ def deployed() -> Deployed:
     text = (Path(__file__).resolve().parent.parent / "serverless.yml").read_text()
     text = re.sub(r"\$\{[^}]*\}", "x", text)  # the framework's variables: not YAML's
     params = yaml.load(text, Loader=yaml.CSafeLoader)["params"]["default"]
+    functions = yaml.load(text, Loader=yaml.CSafeLoader)["functions"]
+    fixed = sum(f["reservedConcurrency"] for f in functions.values()
+                if isinstance(f.get("reservedConcurrency"), int))  # fmt: skip
+    others = fixed + int(params["socketConcurrency"]) + int(params["pushConcurrency"])
     return Deployed(float(params["rateLimit"]), int(params["apiConcurrency"]),
-                    int(params["leaderboardShards"]))  # fmt: skip
+                    int(params["leaderboardShards"]), others,
+                    float(params["createRateLimit"]))  # fmt: skip
 
 
 def spread(partition: str, board_shards: int) -> float | None:
@@ -456,6 +483,8 @@ class Load:
     api_rate: float
     cost_per_day: float
     limits: list[tuple[str, float, float, str]]  # (what, load, limit, how to raise it)
+    top_writes: list[tuple[float, str]]  # the hottest few partitions: (units a second, key)
+    top_reads: list[tuple[float, str]]
 
     def headroom(self) -> list[tuple[float, str, str]]:
         """(limit / load, what, how to raise it) for each limit, tightest first."""
@@ -489,7 +518,10 @@ def load_of(scenario: Scenario, patterns: Mapping[str, Pattern], at: Deployed) -
             writes[index] += rate * index_units / 2
     hottest_write = max(((v, k) for k, v in writes.items()), default=(0.0, "-"))
     hottest_read = max(((v, k) for k, v in reads.items()), default=(0.0, "-"))
+    top_writes = sorted(((v, k) for k, v in writes.items()), reverse=True)[:4]
+    top_reads = sorted(((v, k) for k, v in reads.items()), reverse=True)[:4]
     api_rate = sum(scenario.rates.values())
+    creations = [rate for name, rate in scenario.rates.items() if name in CREATIONS]
     day = scenario.hours * 3600
     write_units = sum(rate * patterns[n].total("write") for n, rate in stored.items())
     read_units = sum(rate * patterns[n].total("read") for n, rate in stored.items())
@@ -508,17 +540,25 @@ def load_of(scenario: Scenario, patterns: Mapping[str, Pattern], at: Deployed) -
          "cache its reads or spread its key"),
         ("the API's reserved concurrency", concurrency, at.api_concurrency,
          f"apiConcurrency >= {math.ceil(concurrency * 1.5)} (account quota: Lambda concurrent "
-         f"executions >= {math.ceil(concurrency * 1.5) + 100})"),
+         f"executions >= {math.ceil(concurrency * 1.5) + at.other_reserved + 100}: the other "
+         f"functions' {at.other_reserved} and the 100 AWS keeps unreserved)"),
+        ("the account's Lambda concurrency", concurrency + at.other_reserved + 100,
+         LAMBDA_ACCOUNT_CONCURRENCY, "quota 'Concurrent executions' raised (its default: 1,000)"),
+        ("a creation route's request rate", max(creations, default=0.0), at.create_rate,
+         f"createRateLimit >= {math.ceil(max(creations, default=0.0) * 1.25)}"),
         ("the stage's request rate", api_rate, at.api_rate,
          f"rateLimit >= {math.ceil(api_rate * 1.25)}"),
         ("API Gateway's account request rate", api_rate, API_REQUESTS_PER_S,
          f"quota 'Throttle rate' >= {math.ceil(api_rate * 1.25)}"),
     ]  # fmt: skip
-    return Load(hottest_write, hottest_read, concurrency, api_rate, cost, limits)
+    return Load(hottest_write, hottest_read, concurrency, api_rate, cost, limits,
+                top_writes, top_reads)  # fmt: skip
 
 
 # ---- the figures -------------------------------------------------------------------------------
 
+CREATIONS = frozenset({"game.create", "daily.start"})
+"""Patterns on a creation route, which the stage throttles on its own (createRateLimit)."""
 PATTERNS = ("game.create", "game.read", "game.move", "game.finish", "finished.page",
             "daily.page", "daily.start", "daily.finish", "board.page", "board.you")  # fmt: skip
 
@@ -576,14 +616,14 @@ def benches() -> list[Bench]:
                 f"{scenario.name}: hottest partition's write units",
                 load.hottest_write[0],
                 "WCU/s",
-                f"on {load.hottest_write[1]}",
+                "; ".join(f"{v:,.0f} on {k}" for v, k in load.top_writes),
             )
             yield Figure(
                 f"capacity.{scenario.id}.hottest_read_units",
                 f"{scenario.name}: hottest partition's read units",
                 load.hottest_read[0],
                 "RCU/s",
-                f"on {load.hottest_read[1]}",
+                "; ".join(f"{v:,.0f} on {k}" for v, k in load.top_reads),
             )
             yield Figure(
                 f"capacity.{scenario.id}.lambda_concurrency",

@@ -431,15 +431,29 @@ def test_failures_are_kept_and_alarmed(packaged):
             statements["Statement"]
         )
     alarms = resources(template, "AWS::CloudWatch::Alarm").values()
-    watched = {(a["Properties"]["Namespace"], a["Properties"]["MetricName"]) for a in alarms}
+    watched = {
+        (m["Namespace"], m["MetricName"], tuple(d["Name"] for d in m["Dimensions"]))
+        for a in alarms
+        for m in (
+            [a["Properties"]]
+            if "MetricName" in a["Properties"]
+            else [
+                x["MetricStat"]["Metric"] for x in a["Properties"]["Metrics"] if "MetricStat" in x
+            ]
+        )
+    }
     assert watched == {
-        ("AWS/ApiGateway", "5xx"),
-        ("AWS/Lambda", "Throttles"),
-        ("AWS/Lambda", "ConcurrentExecutions"),
-        ("AWS/DynamoDB", "ThrottledRequests"),
-        ("AWS/Lambda", "IteratorAge"),
-        ("AWS/SQS", "ApproximateNumberOfMessagesVisible"),
-        ("AWS/Lambda", "Errors"),
+        ("AWS/ApiGateway", "5xx", ("ApiId",)),
+        ("AWS/Lambda", "Throttles", ("FunctionName",)),
+        ("AWS/Lambda", "ConcurrentExecutions", ("FunctionName",)),
+        # DynamoDB publishes these by table (an index's writes by table and index); its
+        # ThrottledRequests needs an operation too: an alarm by table alone would never fire.
+        ("AWS/DynamoDB", "ReadThrottleEvents", ("TableName",)),
+        ("AWS/DynamoDB", "WriteThrottleEvents", ("TableName",)),
+        ("AWS/DynamoDB", "WriteThrottleEvents", ("TableName", "GlobalSecondaryIndexName")),
+        ("AWS/Lambda", "IteratorAge", ("FunctionName",)),
+        ("AWS/SQS", "ApproximateNumberOfMessagesVisible", ("QueueName",)),
+        ("AWS/Lambda", "Errors", ("FunctionName",)),
     }
     assert len(alarms) == 8  # IteratorAge twice: the pushes' stream and the expiries'
     assert all(a["Properties"]["AlarmActions"] == [{"Ref": "Alarms"}] for a in alarms)
