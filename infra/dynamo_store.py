@@ -12,6 +12,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import logging
+import time
 from typing import Any
 
 import boto3
@@ -399,8 +400,21 @@ class DynamoStore:
             if "LastEvaluatedKey" not in page:
                 break
             kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
-        for key in keys:
-            self._call("delete_item", TableName=self.table, Key=key)
+        # 25 keys a request (BatchWriteItem's most), what DynamoDB leaves unprocessed (under
+        # throttling) sent again a few times: one DeleteItem each took a request per move,
+        # and a burst of expiries could outlast the stream's 24 hours.
+        for start in range(0, len(keys), 25):
+            pending = [{"DeleteRequest": {"Key": key}} for key in keys[start : start + 25]]
+            for attempt in range(5):
+                left = self._call("batch_write_item", RequestItems={self.table: pending}).get(
+                    "UnprocessedItems", {}
+                )
+                pending = left.get(self.table, [])
+                if not pending:
+                    break
+                time.sleep(0.05 * 2**attempt)
+            if pending:
+                raise StoreUnavailable(f"dynamodb batch_write_item: {len(pending)} unprocessed", 1)
         return len(keys)
 
     def join(self, game_id: str, seat: int, invite_hash: str, token_hash: str) -> None:

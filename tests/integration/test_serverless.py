@@ -256,8 +256,8 @@ def test_expired_games_go_by_ttl_and_the_stream(packaged):
         "userIdentity": {"type": ["Service"], "principalId": ["dynamodb.amazonaws.com"]},
         "dynamodb": {"Keys": {"sk": {"S": [RECORD_SK]}}},
     }
-    # Its role, the only one that may delete: Query and DeleteItem on the table (no index,
-    # no Scan), the stream's reads on the stream, its own log group.
+    # Its role, the only one that may delete: Query, DeleteItem and BatchWriteItem on the
+    # table's games (no index, no Scan), the stream's reads on the stream, its own log group.
     statements = [
         s
         for p in found["ExpiredGamesRole"]["Properties"]["Policies"]
@@ -267,10 +267,15 @@ def test_expired_games_go_by_ttl_and_the_stream(packaged):
     table_arn = [{"Fn::GetAtt": ["GamesTable", "Arn"]}]
     stream_arn = [{"Fn::GetAtt": ["GamesTable", "StreamArn"]}]
     assert {a for a in by_action if a.startswith("dynamodb:")} == {
-        "dynamodb:Query", "dynamodb:DeleteItem", "dynamodb:DescribeStream",
-        "dynamodb:GetRecords", "dynamodb:GetShardIterator", "dynamodb:ListStreams",
+        "dynamodb:Query", "dynamodb:DeleteItem", "dynamodb:BatchWriteItem",
+        "dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator",
+        "dynamodb:ListStreams",
     }  # fmt: skip
-    assert by_action["dynamodb:Query"] == by_action["dynamodb:DeleteItem"] == table_arn
+    assert by_action["dynamodb:Query"] == by_action["dynamodb:BatchWriteItem"] == table_arn
+    [deleting] = [s for s in statements if "dynamodb:BatchWriteItem" in s["Action"]]
+    # Only a game's items: a player's, a day's or a board's partition is out of its reach.
+    games_only = {"ForAllValues:StringLike": {"dynamodb:LeadingKeys": ["GAME#*"]}}
+    assert deleting["Condition"] == games_only
     assert by_action["dynamodb:GetRecords"] == stream_arn
     assert "expiredGames:*" in json.dumps(by_action["logs:PutLogEvents"])
     assert all(not a.startswith(("ssm:", "iam:")) for a in by_action)
