@@ -405,10 +405,13 @@ def test_a_whole_solitaire_played_on_its_board(
     browser, base, console, screenshots, latencies, ruleset
 ):
     page = new_page(browser, console)
-    game_id = deal(page, base, ruleset)
-    token = seat_token(page, game_id)
-    assert token and token not in page.url  # the token stays in the browser
-    on = play_to_the_end(page, base, ruleset, screenshots, latencies, random.Random(ruleset))
+    for _ in range(5):  # a random Adaman deal may end after a move or two, all from the tray
+        game_id = deal(page, base, ruleset)
+        token = seat_token(page, game_id)
+        assert token and token not in page.url  # the token stays in the browser
+        on = play_to_the_end(page, base, ruleset, screenshots, latencies, random.Random(ruleset))
+        if on["board"] >= 1 or sum(on.values()) > 5:
+            break
     assert on["board"] >= 1, on  # moves made on the board's own cards and places
     status, version = shown(page)
     assert status != "playing" and version >= sum(on.values())
@@ -656,7 +659,7 @@ def test_two_players_in_two_browsers(browser, live, console, screenshots, rulese
                 shown(other)[0] == "playing"
                 and "Your turn" in other.locator("#game-status").inner_text()
             ):
-                other.wait_for_function("document.title.startsWith('▶ Your turn')")
+                other.wait_for_function("() => document.title.startsWith('▶ Your turn')")
                 titled = True
         if not shot and shown(bob)[1] >= middle_at(ruleset):
             shot = True

@@ -156,7 +156,9 @@ def test_a_hidden_page_is_called_back(browser, base, console):
     while "Your turn" not in bob.locator("#game-status").inner_text():
         assert click_move(alice, rng) is not None
         bob.locator(f"[data-status][data-version='{shown(alice)[1]}']").wait_for()
-    bob.wait_for_function("window.__notes.length > 0")
+    # A function, not an expression: Playwright polls an expression with eval, which the
+    # page's Content-Security-Policy refuses (seen once the notification came late).
+    bob.wait_for_function("() => window.__notes.length > 0")
     title, body = bob.evaluate("window.__notes[0]")
     assert title == "Your turn · Royal Assassin Duel"
     assert body.startswith("Opponent "), body
