@@ -27,11 +27,21 @@ FIRST = ("browser", "slow", "long")
 """The marks of the tests that take half a minute or more."""
 
 
+NEEDS_TOOLS = ("tests/clients/",)
+"""Long tests that need the npm tools, which `make test` installs beside the tests: handed
+out after the other long ones, so that no worker sits waiting for npm at the start."""
+
+
 def pytest_collection_modifyitems(items):
     """The long tests first, the rest in their order: pytest-xdist hands tests out in this
     order as workers free up, so the many short ones fill in at the end, and no worker is left
     alone with a minute-long test while the other core idles."""
-    items.sort(key=lambda item: not any(item.get_closest_marker(m) for m in FIRST))
+
+    def order(item: pytest.Item) -> tuple[bool, bool]:
+        long = any(item.get_closest_marker(m) for m in FIRST)
+        return not long, item.nodeid.startswith(NEEDS_TOOLS)
+
+    items.sort(key=order)
 
 
 @pytest.fixture(scope="session")
