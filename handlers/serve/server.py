@@ -149,9 +149,13 @@ MAX_UNSENT_PER_WORKER = 64 << 20
 """Answer bytes a worker may hold unsent across all its connections: past it, every request
 not yet begun waits (holding no thread) until stalled readers are closed. A worker holds at
 most this and one answer per request thread."""
-STALLED_SECONDS = 10
+STALLED_SECONDS = 30
 """A connection whose unsent answer has not moved for this long (or for `--idle-timeout`, if
-shorter) is closed, its client not reading: its memory and its place are given back."""
+shorter) is closed, its client not reading: its memory and its place are given back. Not
+less: a phone in a tunnel, or a browser on a machine whose cores are all taken, can read
+nothing for ten seconds and more; at 10 s a page's script was cut mid-answer (net::
+ERR_CONTENT_LENGTH_MISMATCH) while the server chose the day's deals. The bytes it may hold
+meanwhile are bounded anyway (MAX_UNSENT_PER_CONNECTION, MAX_UNSENT_PER_WORKER)."""
 MAX_CONNECTIONS_PER_ADDRESS = 256
 """Open connections (event streams apart) one client address may have per worker by default
 (`--connections-per-address`; an IPv6 address's /64 counts as one): a browser opens six."""
