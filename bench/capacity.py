@@ -611,20 +611,15 @@ def benches() -> list[Bench]:
             tightest = load.headroom()[0]
             first = f"first limit: {tightest[1]} ({tightest[0]:.2f}x); to raise: {tightest[2]}"
             limits = "; ".join(f"{what} {h:.2f}x" for h, what, _ in load.headroom())
-            yield Figure(
-                f"capacity.{scenario.id}.hottest_write_units",
-                f"{scenario.name}: hottest partition's write units",
-                load.hottest_write[0],
-                "WCU/s",
-                "; ".join(f"{v:,.0f} on {k}" for v, k in load.top_writes),
-            )
-            yield Figure(
-                f"capacity.{scenario.id}.hottest_read_units",
-                f"{scenario.name}: hottest partition's read units",
-                load.hottest_read[0],
-                "RCU/s",
-                "; ".join(f"{v:,.0f} on {k}" for v, k in load.top_reads),
-            )
+            for kind, unit, top in (("write", "WCU/s", load.top_writes),
+                                    ("read", "RCU/s", load.top_reads)):  # fmt: skip
+                yield Figure(
+                    f"capacity.{scenario.id}.hottest_{kind}_units",
+                    f"{scenario.name}: hottest partition's {kind} units",
+                    top[0][0] if top else 0.0,
+                    unit,
+                    "; ".join(f"{v:,.0f} on {k}" for v, k in top),
+                )
             yield Figure(
                 f"capacity.{scenario.id}.lambda_concurrency",
                 f"{scenario.name}: API Lambda concurrency",
