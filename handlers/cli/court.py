@@ -537,19 +537,22 @@ def cmd_serve(args: argparse.Namespace) -> int:
             push_url=settings.push_url,
         )
 
-    def background() -> None:  # in worker 0 only, after the fork (docs/daily.md, docs/api.md)
+    preparing = not args.no_prepare_daily
+    expiring = settings.game_ttl is not None or settings.finished_ttl is not None
+
+    def background() -> None:  # in the background process (docs/daily.md, docs/api.md)
         from handlers.serve.background import delete_expired, prepare_daily
 
-        if not args.no_prepare_daily:
+        if preparing:
             prepare_daily(lambda: build_service(serve_settings))
-        if settings.game_ttl is not None or settings.finished_ttl is not None:
+        if expiring:
             delete_expired(lambda: build_service(serve_settings))
 
     run(
         make_app,
         sock,
         workers,
-        background=background,
+        background=background if preparing or expiring else None,
         threads=args.threads,
         connection_limit=connection_limit,
         channel_timeout=args.idle_timeout,

@@ -1,13 +1,13 @@
 """`court serve`'s background steps: the day's deals chosen before the first player asks, and
 unfinished casual games nobody touched deleted once their time is up.
 
-One worker (worker 0, or the only process) runs each in a daemon thread of its own, at start
-and then every `EVERY` seconds: `GameService.prepare_daily`, so today's deals are ready at once
-and tomorrow's are kept hours before midnight UTC (the lazy path, the first request of a day
-choosing them, stays as the fallback), and `GameService.delete_expired` (SQLite; on DynamoDB
-the table's TTL does it and the step deletes nothing). A failure (a store that is down, no
-daily secret) is logged and tried again at the next run; it never ends the thread or the worker.
-"""
+The server's background process (`handlers/serve/server.py: start_background`, no worker) runs
+each in a daemon thread of its own, at start and then every `EVERY` seconds:
+`GameService.prepare_daily`, so today's deals are ready at once and tomorrow's are kept hours
+before midnight UTC (the lazy path, the first request of a day choosing them, stays as the
+fallback), and `GameService.delete_expired` (SQLite; on DynamoDB the table's TTL does it and
+the step deletes nothing). A failure (a store that is down, no daily secret) is logged and
+tried again at the next run; it never ends the thread or the process."""
 
 from __future__ import annotations
 

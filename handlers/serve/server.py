@@ -431,6 +431,12 @@ def listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+BACKGROUND_NICENESS = 10
+"""How much lower the background process's CPU priority is than the workers': choosing a day's
+deals costs seconds of CPU (11 s on this machine for two days of three solitaires), which
+should go to idle cores, never ahead of an answer."""
+
+
 def run(
     make_app: AppFactory,
     sock: socket.socket,
@@ -440,12 +446,14 @@ def run(
 ) -> None:
     """Serve on `sock` until stopped: in this process if `workers` is 1, else in forks.
 
-    `background`, if given, is called in worker 0 only (or in this process), after the fork and
-    before it serves: it starts what one process should do for all (the daily deals' step) and
-    returns at once. A replaced worker 0 calls it again."""
+    `background`, if given, starts what one process should do for all (the daily deals'
+    step, expired games deleted): it runs in a process of its own (`start_background`),
+    forked before any worker, never in a worker, whose requests would otherwise wait behind
+    its threads for the GIL (a move's answer took several times as long while the deals were
+    chosen)."""
+    if background is not None:
+        start_background(background)
     if workers <= 1:
-        if background is not None:
-            background()
         serve(make_app(), sock, **options)
         return
     children: dict[int, int] = {}  # pid -> worker number
@@ -457,8 +465,6 @@ def run(
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
             signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops workers
             try:
-                if number == 0 and background is not None:
-                    background()
                 serve(make_app(), sock, notices=notices, worker=number, **options)
             except BaseException:  # said before the parent replaces the worker
                 traceback.print_exc()
@@ -484,3 +490,30 @@ def run(
             print(f"court serve: worker {number} (pid {pid}) exited ({status}); restarting",
                   file=sys.stderr, flush=True)  # fmt: skip
             start(number)
+
+
+def start_background(background: Callable[[], object]) -> int:
+    """Fork the background process: at a lower CPU priority (BACKGROUND_NICENESS), it calls
+    `background` (which starts its steps' daemon threads and returns) and then lives as long
+    as the server: it waits on a pipe whose write end only the server's processes hold, which
+    the kernel closes once they have all ended, however they end (SIGTERM, Ctrl-C, kill -9).
+    Forked before any thread or worker, so it holds no copy of a lock or a connection."""
+    alive_r, alive_w = os.pipe()
+    pid = os.fork()
+    if pid == 0:
+        os.close(alive_w)
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C ends the parent, then this
+        with contextlib.suppress(OSError):
+            os.nice(BACKGROUND_NICENESS)
+        code = 0
+        try:
+            background()
+            while os.read(alive_r, 1):  # nothing is ever written: EOF when the parent is gone
+                pass
+        except BaseException:
+            traceback.print_exc()
+            code = 1
+        os._exit(code)
+    os.close(alive_r)  # the write end stays open here, and in the workers forked from here:
+    return pid  # the background lives as long as any process of the server

@@ -1,12 +1,15 @@
 """`court serve` chooses the day's deals before anyone asks: a fresh server keeps today's and
-tomorrow's deals of every solitaire shortly after start (one worker does it), and the first
-`GET /v1/daily/today` then answers at once instead of running the solver."""
+tomorrow's deals of every solitaire shortly after start (its background process does it), and
+the first `GET /v1/daily/today` then answers at once instead of running the solver."""
 
 import json
+import os
+import signal
 import sqlite3
 import time
 import urllib.request
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 
 from domain.registry import GAMES
 from tests.e2e.test_e2e import call, server
@@ -21,6 +24,36 @@ def kept(db, day):
             return {r for (r,) in conn.execute("SELECT ruleset FROM daily WHERE date = ?", (day,))}
     except sqlite3.Error:
         return set()
+
+
+def children(pid):
+    """{child pid: its niceness} of process `pid`, from /proc."""
+    found = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == pid:  # ppid; niceness is the 19th field, 17th after the name
+            found[int(stat.parent.name)] = int(fields[16])
+    return found
+
+
+def alive(pid):
+    """Whether `pid` still runs (a zombie waiting to be reaped has ended)."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def gone(pids, within=10.0):
+    deadline = time.monotonic() + within
+    while any(alive(pid) for pid in pids):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.1)
+    return True
 
 
 def timed(base, path):
@@ -38,9 +71,13 @@ def test_a_fresh_server_has_todays_and_tomorrows_deals_ready(tmp_path):
         open(log, "w") as err,
         server("--db", str(db), "--workers", "2", env=SECRET, stderr=err, prepare_daily=True) as (
             base,
-            _,
+            proc,
         ),
     ):
+        # Two workers at the workers' priority, and the background process that chooses the
+        # deals at a lower one: its seconds of CPU never hold a worker's GIL.
+        processes = children(proc.pid)
+        assert sorted(processes.values()) == [0, 0, 10], processes
         now = datetime.now(UTC)
         today, tomorrow = now.date().isoformat(), (now + timedelta(days=1)).date().isoformat()
         deadline = time.monotonic() + 120  # Risus Royale's 200 rating playouts: ~10 s loaded
@@ -53,8 +90,9 @@ def test_a_fresh_server_has_todays_and_tomorrows_deals_ready(tmp_path):
         print(f"first /v1/daily/today with the deals prepared: {seconds:.3f} s")
         # Tomorrow's deal is kept but shown to nobody.
         assert call(base, "GET", f"/v1/daily/{tomorrow}")[0] == 404
+    assert gone(processes), "a process of the server outlived it"
     text = log.read_text()
-    assert text.count("daily deals chosen") == 1, text  # one worker, one run that chose them
+    assert text.count("daily deals chosen") == 1, text  # one process, one run that chose them
     assert "Traceback" not in text
 
 
@@ -82,3 +120,7 @@ def test_a_failing_step_is_logged_and_the_worker_serves_on(tmp_path):
             assert time.monotonic() < deadline, log.read_text()
             time.sleep(0.1)
         assert call(base, "GET", "/healthz")[0] == 200 and proc.poll() is None
+        # The server killed outright: its background process ends with it, no orphan.
+        (background,) = children(proc.pid)
+        os.kill(proc.pid, signal.SIGKILL)
+        assert gone([background]), "the background process outlived a server killed by -9"

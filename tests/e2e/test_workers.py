@@ -13,8 +13,12 @@ from tests.e2e.test_e2e import call, server
 
 
 def children_of(pid):
-    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True, text=True)
-    return [int(x) for x in out.stdout.split()]
+    """The server's workers: its children but the background process, which runs niced
+    (handlers/serve/server.py: start_background)."""
+    out = subprocess.run(["ps", "-o", "pid=,ni=", "--ppid", str(pid)], capture_output=True,
+                         text=True)  # fmt: skip
+    rows = [line.split() for line in out.stdout.splitlines() if line.strip()]
+    return [int(child) for child, nice in rows if int(nice) == 0]
 
 
 def test_three_workers_racing_on_one_sqlite_file(tmp_path):
