@@ -15,7 +15,7 @@ from pathlib import Path
 
 from bench.figures import Bench, Figure, pct
 from bench.games import LOG_GAME, STREAM_GAME
-from bench.server import latencies, serving
+from bench.server import latencies, server_pid, serving
 from domain.errors import Json
 from handlers.serve.server import raise_fd_limit
 from tests.sse import SseStream
@@ -86,7 +86,7 @@ def streams(games: int = 1000, moves: int = 300, seconds: float = 8.0) -> Bench:
     def run() -> list[Figure]:
         raise_fd_limit()  # a thousand client sockets in this process
         rng = random.Random(30)
-        with serving("--no-prepare-daily") as base:  # no solver busy at start
+        with serving() as base:  # no solver busy at start (serving's default)
             pid = server_pid(base)
             seats: list[tuple[str, list[str], list[SseStream]]] = []
             for _ in range(games):
@@ -162,18 +162,3 @@ def streams(games: int = 1000, moves: int = 300, seconds: float = 8.0) -> Bench:
         ]  # fmt: skip
 
     return Bench(IDS, run)
-
-
-def server_pid(base: str) -> int:
-    """The pid of the `court serve` listening on `base`'s port (its parent process)."""
-    port = int(base.rsplit(":", 1)[1])
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
-        except OSError:
-            continue
-        if b"serve" in cmdline and str(port).encode() in cmdline and b"handlers.cli" in cmdline:
-            return int(entry.name)
-    raise RuntimeError(f"no court serve on port {port}")

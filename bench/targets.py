@@ -65,6 +65,17 @@ TARGETS: dict[str, Target] = {
     "server.streams.delivery_max": Target(1000, "ms", "<=", issue=30),
     "server.streams.open": Target(2000, "streams", ">=", issue=38),
     "server.streams.idle_cpu": Target(1, "% of a core", "<=", issue=38),
+    # `court serve` under load (issue 45; on 2026-11-27 it was 1.5-2.2 ms of server CPU per
+    # move, and 16 clients made fewer moves a second than 4): <= 0.8 ms per move at 4 and 16
+    # client processes, over every process of the server, and more clients never fewer moves.
+    "server.load.cpu_per_move_4": Target(0.8, "ms", "<=", issue=45),
+    "server.load.cpu_per_move_16": Target(0.8, "ms", "<=", issue=45),
+    "server.load.sixteen_over_four": Target(1, "x", ">=", issue=45),
+    # A fresh `court serve` to its first move answered, and the Lambda entry's import, each
+    # <= 250 ms (issue 45; they were 577 ms and 400-590 ms of CPU).
+    "server.cold_start.first_move": Target(250, "ms", "<=", issue=45),
+    "server.cold_start.cpu": Target(250, "ms", "<=", issue=45),
+    "service.lambda.import_cpu": Target(250, "ms", "<=", issue=45),
     # A player's own rank at 100,000 entries: at most 5 requests and 10 read units (issue 39;
     # it was 10 requests and 1,104 read units at rank 20,000).
     "capacity.rank.requests": Target(5, "requests", "<=", issue=39),
