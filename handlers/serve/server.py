@@ -174,6 +174,9 @@ class BoundedRequestParser(HTTPRequestParser):  # type: ignore[misc]
     `max_request_header_size`, 256 KiB)."""
 
     def parse_header(self, header_plus: bytes) -> None:
+        if header_plus.count(b"\n") <= MAX_HEADER_REPEATS:  # no name can be past its bound:
+            super().parse_header(header_plus)  # nothing to count (every browser's request)
+            return
         # The request line first, the blank line ending the head last: neither is a header.
         lines = [line for line in header_plus.split(b"\n")[1:] if line.strip()]
         if len(lines) <= MAX_HEADER_LINES:

@@ -13,6 +13,7 @@ from domain.games.adaman.decktet import BY_CODE, CARDS, EXCUSE
 from domain.games.adaman.rules import Adaman, Options
 from domain.games.adaman.solver import Solver, solve_deal
 from domain.replay import replay
+from domain.transition import UNHEARD
 from tests.helpers import apply_alone
 
 AD = Adaman()
@@ -44,10 +45,12 @@ def test_the_palace_never_holds_more_than_six(seed, opts, choices):
 
 
 def engine_key(state):
+    # Cards are interned and hash by identity (decktet.py), so a row's set of cards is its set
+    # of codes, made in C: the plain searches ask this of every position they meet.
     return (
-        frozenset(c.code for c in state.capital),
-        frozenset(c.code for c in state.palace),
-        frozenset(c.code for c in state.resources),
+        frozenset(state.capital),
+        frozenset(state.palace),
+        frozenset(state.resources),
         len(state.stock),
         state.excuse_row,
         state.status,
@@ -73,7 +76,7 @@ def test_solver_moves_are_the_engines_moves(seed, opts, choices):
                 ours[move] = "lost_utterly"
             else:
                 capital, palace, resources, n, excuse = pos
-                names = lambda m: frozenset(CARDS[i].code for i in range(45) if m >> i & 1)  # noqa: E731
+                names = lambda m: frozenset(CARDS[i] for i in range(45) if m >> i & 1)  # noqa: E731
                 ours[move] = (
                     names(capital),
                     names(palace),
@@ -194,7 +197,7 @@ def successors(state):
     for move in AD._legal(state, 0):
         if move.kind != "resign":
             child = state.copy()
-            AD._play(child, 0, move, [])
+            AD._play(child, 0, move, UNHEARD)  # effects unheard, as the engine's fast path
             after.append(child)
     return after
 

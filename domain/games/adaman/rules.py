@@ -32,7 +32,7 @@ from domain.moves import FieldSpec, MoveShape
 from domain.options import OptionSpec, OptionValue
 from domain.presentation import Words
 from domain.ruleset import Ruleset
-from domain.transition import Effect
+from domain.transition import UNHEARD, Effect
 
 ROW_SIZE = 5
 PALACE_LIMIT = 6  # a sixth card in the palace ends the game: lost utterly
@@ -280,8 +280,8 @@ class Adaman(Ruleset[State, Move]):
         """Deal from `deck` (top first). Public so that tests can stack a deck."""
         personalities = sum(1 for c in deck if c.is_personality)
         state = State(options, deck[::-1], personalities)
-        self._refill(state, [])
-        self._settle(state, [])
+        self._refill(state, UNHEARD)
+        self._settle(state, UNHEARD)
         return state
 
     def _refill(self, state: State, effects: list[Effect]) -> None:
@@ -295,7 +295,8 @@ class Adaman(Ruleset[State, Move]):
             state.capital.append(card)
             if card is EXCUSE:
                 state.excuse_row = CAPITAL
-            effects.append({"type": "deal", "card": card.code, "to": CAPITAL})
+            if effects is not UNHEARD:
+                effects.append({"type": "deal", "card": card.code, "to": CAPITAL})
         while stock and _real_count(state.resources) < ROW_SIZE:
             card = stock.pop()
             if card.is_personality:
@@ -309,7 +310,8 @@ class Adaman(Ruleset[State, Move]):
             state.resources.append(card)
             if card is EXCUSE:
                 state.excuse_row = RESOURCES
-            effects.append({"type": "deal", "card": card.code, "to": RESOURCES})
+            if effects is not UNHEARD:
+                effects.append({"type": "deal", "card": card.code, "to": RESOURCES})
 
     def _settle(self, state: State, effects: list[Effect]) -> None:
         if state.status != "playing":
@@ -410,7 +412,7 @@ class Adaman(Ruleset[State, Move]):
         self, state: State, seat: int, move: Move, effects: list[Effect] | None = None
     ) -> None:
         """The move itself, without the refill that turns up new cards."""
-        effects = [] if effects is None else effects
+        effects = UNHEARD if effects is None else effects
         state.legal_cache = None
         if move.kind == "resign":
             state.status = "lost"
@@ -444,14 +446,15 @@ class Adaman(Ruleset[State, Move]):
             else:
                 state.resources.append(target)
                 destination = RESOURCES
-            effects.append(
-                {
-                    "type": "control",
-                    "target": target.code,
-                    "with": list(move.paid),
-                    "to": destination,
-                }
-            )
+            if effects is not UNHEARD:  # (a replay or a search hears none: none is built)
+                effects.append(
+                    {
+                        "type": "control",
+                        "target": target.code,
+                        "with": list(move.paid),
+                        "to": destination,
+                    }
+                )
 
     # ---- reading a position --------------------------------------------------------------------
 
