@@ -63,10 +63,13 @@ class Move:
         object.__setattr__(self, "is_resign", self.kind == "resign")
 
     def to_json(self) -> Json:
+        # `place` first, its dict written out in FIGUREHEADS' order: every order of three
+        # cards is listed at each placing, and writing them was a tenth of a request's time.
+        if self.kind == "place":
+            king, queen, jack = self.cards
+            return {"type": "place", "cards": {"king": king, "queen": queen, "jack": jack}}
         if self.kind == "choose_suit":
             return {"type": "choose_suit", "suit": self.suit}
-        if self.kind == "place":
-            return {"type": "place", "cards": dict(zip(FIGUREHEADS, self.cards, strict=True))}
         if self.kind == "flip":
             return {"type": "flip", "targets": list(self.targets)}
         if self.kind == "assassinate":
