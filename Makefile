@@ -126,12 +126,13 @@ unit: $(STAMP)
 # each worker starts its own DynamoDB Local and servers on free ports, and
 # what is slow to set up (the Lambda artifact, the runtime's packages) is built once per run
 # (tests/conftest.py). The ten slowest tests are printed at the end, so the next one is seen.
-# Schemathesis' module runs whole in one process after the rest: its generated cases share one
-# test id, which a worker cannot be handed, and its last test counts them all.
+# Schemathesis' module runs whole in one process beside the rest: its generated cases share one
+# test id, which a worker cannot be handed, and its last test counts them all (so the workers
+# do not load its plugin: 0.4 s each).
 CORES := $(shell nproc 2>/dev/null || echo 2)
 PYTEST_WORKERS ?= $(shell echo $$(( $(CORES) + 1 )))
 UNIT_WORKERS := $(if $(filter command line environment,$(origin PYTEST_WORKERS)),$(PYTEST_WORKERS),auto)
-PARALLEL := -n $(PYTEST_WORKERS) --dist loadgroup --durations=10
+PARALLEL := -n $(PYTEST_WORKERS) --dist loadgroup --durations=10 -p no:schemathesis
 ONE_PROCESS := tests/integration/test_schemathesis.py
 
 # Stores (SQLite, moto, DynamoDB Local), the Flask API, the CLI, Lambda, packaging.

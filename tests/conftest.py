@@ -7,7 +7,9 @@ settings.load_profile("repo")
 
 
 import fcntl  # noqa: E402
+import hashlib  # noqa: E402
 import os  # noqa: E402
+import pickle  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -57,28 +59,47 @@ _chosen_deals: dict[tuple[str, bytes, str], object] = {}
 
 
 @pytest.fixture(autouse=True)
-def _each_daily_deal_chosen_once(monkeypatch):
+def _each_daily_deal_chosen_once(monkeypatch, tmp_path_factory):
     """`domain.daily.select` is pure: the day's deal of a game is a function of the secret and
-    the date, chosen by the solver and rated by bot playouts (seconds of CPU). The tests in
-    one process ask for the same few days under the same few secrets dozens of times, on
-    every store: each is chosen once per process here, then handed out as chosen. A test that
-    counts or replaces the choosing patches `domain.usecases.daily.select` over this one; the
-    servers and Lambda runtimes the tests start choose for themselves."""
+    the date, chosen by the solver and rated by bot playouts (seconds of CPU: five for a day of
+    Risus Royale). The tests ask for the same few days under the same few secrets dozens of
+    times, on every store and in every worker: each is chosen once per run here (a file in the
+    run's folder, which the workers share), then handed out as chosen. A test that counts or
+    replaces the choosing patches `domain.usecases.daily.select` over this one; the servers
+    and Lambda runtimes the tests start choose for themselves."""
     import domain.daily
     import domain.usecases.daily
     from domain.registry import GAMES
 
     real, rating = domain.usecases.daily.select, domain.daily.bot_wins
+    folder = run_folder(tmp_path_factory) / "daily-deals"
 
     def once(game, secret, day):
         if domain.daily.bot_wins is not rating or GAMES.get(game.id) is not game:
             return real(game, secret, day)  # rated or solved otherwise by this test: not kept
         key = (game.id, bytes(secret), day)
         if key not in _chosen_deals:
-            _chosen_deals[key] = real(game, secret, day)
+            _chosen_deals[key] = _chosen_in_this_run(folder, key, lambda: real(game, secret, day))
         return _chosen_deals[key]
 
     monkeypatch.setattr(domain.usecases.daily, "select", once)
+
+
+def _chosen_in_this_run(folder: Path, key: tuple[str, bytes, str], choose):
+    """The deal kept for `key` by whichever worker chose it first in this run, or chosen now
+    and kept (a file lock per key: a worker asking meanwhile waits instead of choosing too)."""
+    folder.mkdir(exist_ok=True)
+    name = hashlib.sha256(repr(key).encode()).hexdigest()[:32]
+    kept = folder / f"{name}.pickle"
+    with open(folder / f"{name}.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if kept.exists():
+            return pickle.loads(kept.read_bytes())
+        deal = choose()
+        partial = kept.with_suffix(".partial")
+        partial.write_bytes(pickle.dumps(deal))
+        partial.rename(kept)
+        return deal
 
 
 @pytest.fixture(autouse=True)
