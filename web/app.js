@@ -3190,6 +3190,8 @@ async function gamePage(root, gameId, rulesets2) {
     message: joined || "",
     messageKind: "info",
     busy: false,
+    heldBack: [],
+    // events heard while our move was being sent
     poll: null,
     replayAt: null,
     replay: null,
@@ -3393,8 +3395,13 @@ async function gamePage(root, gameId, rulesets2) {
         for await (const { data } of source) {
           events += 1;
           failures = 0;
-          if (data.game.version === heard()) continue;
-          if (arrived(data)) {
+          if (page.busy) {
+            page.heldBack.push(data);
+            continue;
+          }
+          if (data.game.version <= heard()) continue;
+          arrived(data);
+          if (page.game.status !== "playing") {
             page.poll = null;
             controller.abort();
             return true;
@@ -3457,7 +3464,7 @@ async function gamePage(root, gameId, rulesets2) {
   async function play(move) {
     if (page.busy) return;
     page.busy = true;
-    stopPolling();
+    if (!page.streams) stopPolling();
     root.querySelectorAll("[data-move]").forEach((b) => {
       b.disabled = true;
     });
@@ -3503,6 +3510,9 @@ async function gamePage(root, gameId, rulesets2) {
       }
     } finally {
       page.busy = false;
+      for (const data of page.heldBack.splice(0)) {
+        if (data.game.version > heard()) arrived(data);
+      }
       render();
       focusNext(root);
     }

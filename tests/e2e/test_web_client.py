@@ -671,8 +671,11 @@ def test_two_players_in_two_browsers(browser, live, console, screenshots, rulese
     assert on["board"] >= 1, on
     assert waited  # someone was shown "waiting for your opponent"
     assert titled  # one of them was called back in its tab's title
-    assert any(url.endswith(f"/v1/games/{game_id}/events") for url in requested)
+    streams = [url for url in requested if url.endswith(f"/v1/games/{game_id}/events")]
     assert not any("wait=" in url for url in requested)  # not a single long-poll
+    # One stream per page for the whole game, kept through its own moves, not one per turn
+    # (and one more for a page reloaded once the game was finished elsewhere, at most).
+    assert 1 <= len(streams) <= 2 * len(pages), (len(streams), sum(on.values()))
     for page in pages:
         page.locator("[data-status]:not([data-status='playing'])").wait_for()
     assert shown(alice) == shown(bob)

@@ -162,6 +162,7 @@ export async function gamePage(root: HTMLElement, gameId: string, rulesets: read
     message: joined || "",
     messageKind: "info",
     busy: false,
+    heldBack: [] as GameEvent["data"][], // events heard while our move was being sent
     poll: null as AbortController | null,
     replayAt: null as number | null,
     replay: null as ReplayShown | null,
@@ -402,10 +403,14 @@ export async function gamePage(root: HTMLElement, gameId: string, rulesets: read
   }
 
   /**
-   * Follows the game's event stream while it is not our move alone (docs/api.md, "Streams"):
-   * each event is the game and this seat's view at a new version. A stream the server ends (a
-   * bounded one, or a restart) is opened again with Last-Event-ID. Returns false when
-   * streams fail (an old server, a proxy that buffers them): the page then long-polls.
+   * Follows the game's event stream from the first time it is not our move alone until the
+   * game ends (docs/api.md, "Streams"): each event is the game and this seat's view at a new
+   * version. It stays open through our own moves (their events are already known and skipped),
+   * so that a seat holds one connection for a whole game, not one per turn: on AWS a reconnect
+   * is a WebSocket connect and a watch (issue 39's capacity model). Events heard while our move
+   * is being sent are held back until its answer is in. A stream the server ends (a bounded
+   * one, or a restart) is opened again with Last-Event-ID. Returns false when streams fail (an
+   * old server, a proxy that buffers them): the page then long-polls.
    */
   async function followStream(controller: AbortController): Promise<boolean> {
     let failures = 0;
@@ -418,8 +423,13 @@ export async function gamePage(root: HTMLElement, gameId: string, rulesets: read
         for await (const { data } of source) {
           events += 1;
           failures = 0;
-          if (data.game.version === heard()) continue;
-          if (arrived(data)) { // our move: the stream has done its work
+          if (page.busy) {
+            page.heldBack.push(data);
+            continue;
+          }
+          if (data.game.version <= heard()) continue; // known (our own move's, say)
+          arrived(data);
+          if (page.game.status !== "playing") { // over: the stream has done its work
             page.poll = null;
             controller.abort();
             return true;
@@ -489,7 +499,7 @@ export async function gamePage(root: HTMLElement, gameId: string, rulesets: read
   async function play(move: Move): Promise<void> {
     if (page.busy) return;
     page.busy = true;
-    stopPolling();
+    if (!page.streams) stopPolling(); // a long-poll ends; a stream stays open (followStream)
     root.querySelectorAll<HTMLButtonElement>("[data-move]").forEach((b) => { b.disabled = true; });
     const post = (key: string) => answer(client.POST("/v1/games/{game_id}/moves", {
       params, body: { version: page.game.version, move }, headers: auth(token(), { "Idempotency-Key": key }) }));
@@ -525,6 +535,9 @@ export async function gamePage(root: HTMLElement, gameId: string, rulesets: read
       }
     } finally {
       page.busy = false;
+      for (const data of page.heldBack.splice(0)) { // heard while our move was being sent
+        if (data.game.version > heard()) arrived(data);
+      }
       render();
       focusNext(root);
     }
