@@ -85,6 +85,26 @@ def _each_daily_deal_chosen_once(monkeypatch, tmp_path_factory):
     monkeypatch.setattr(domain.usecases.daily, "select", once)
 
 
+@pytest.fixture
+def quick_deals(monkeypatch):
+    """Days' deals chosen as a game without a solver would (candidate 0), rated by one bot
+    game: for the tests that need some day's deal under a secret of their own and test
+    something else (secrecy, a missing secret), where the solver's search and 200 playouts
+    would be seconds of every day they cross and would tell nothing."""
+    from dataclasses import replace
+
+    import domain.daily
+    import domain.usecases.daily
+
+    rate = domain.daily.bot_wins
+    monkeypatch.setattr(domain.daily, "bot_wins", lambda game, seed: rate(game, seed, 1))
+    monkeypatch.setattr(
+        domain.usecases.daily,
+        "select",
+        lambda game, secret, date: domain.daily.select(replace(game, solver=None), secret, date),
+    )
+
+
 def _chosen_in_this_run(folder: Path, key: tuple[str, bytes, str], choose):
     """The deal kept for `key` by whichever worker chose it first in this run, or chosen now
     and kept (a file lock per key: a worker asking meanwhile waits instead of choosing too)."""

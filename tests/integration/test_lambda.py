@@ -158,10 +158,11 @@ def json_lines(out):
     return [json.loads(line) for line in out.splitlines() if line.strip()]
 
 
-def test_a_missing_ssm_parameter_is_a_503_with_its_cause_logged(cold_start, capsys):
+def test_a_missing_ssm_parameter_is_a_503_with_its_cause_logged(cold_start, capsys, quick_deals):
     """A fresh deploy whose daily secret's parameter does not exist yet: the daily routes say
     "retry later" (503 problem, Retry-After) and the log says which parameter is missing;
-    once it is created the next request works, with no redeploy."""
+    once it is created the next request works, with no redeploy (its day's deals chosen
+    quickly: how they are chosen is not this test's)."""
     import boto3
 
     name = "/royal-court/test/daily-secret"

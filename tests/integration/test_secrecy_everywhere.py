@@ -21,20 +21,14 @@ from __future__ import annotations
 
 import os
 import random
-from dataclasses import replace
 from datetime import datetime, timedelta
 
 import pytest
 
-import domain.daily
-import domain.usecases.daily
-from domain.capabilities import GameEntry
-from domain.daily import select as choose
 from domain.record import move_salt
 from domain.registry import GAMES
 from domain.replay_cache import ReplayCache
 from domain.service import GameService
-from domain.stored import DailyDeal
 from handlers.config import Settings
 from handlers.http.app import create_app
 from tests.api_helpers import counting_secrets
@@ -285,21 +279,11 @@ def test_every_read_route_is_probed():
     assert reads == READ_ROUTES, "a /v1 read route this probe does not call yet: add it"
 
 
-def candidate_zero(game: GameEntry, secret: bytes, date: str) -> DailyDeal:
-    """The day's deal as a game without a solver has it (candidate 0, rated by bot playouts):
-    which candidate a solver proves winnable tells nothing about secrecy, and its search is
-    seconds of every day of every game a shard crosses (Adaman's most, with this secret)."""
-    return choose(replace(game, solver=None), secret, date)
-
-
 @pytest.mark.parametrize("shard", range(SHARDS))
-def test_no_secret_before_its_time_through_any_endpoint(monkeypatch, shard):
+def test_no_secret_before_its_time_through_any_endpoint(quick_deals, shard):
     # Choosing a day's deals (the solver's search for a winnable one, then 200 bot games to
-    # rate it) is most of this test's time, and tells nothing about secrecy: candidate 0 is
-    # taken, rated by one game (four were still a seventh of the test).
-    rate = domain.daily.bot_wins
-    monkeypatch.setattr(domain.daily, "bot_wins", lambda game, seed: rate(game, seed, 1))
-    monkeypatch.setattr(domain.usecases.daily, "select", candidate_zero)
+    # rate it) would be most of this test's time, and tells nothing about secrecy: candidate
+    # 0 is taken, rated by one game (tests/conftest.py: quick_deals).
     court = Court(random.Random(27 + shard))
     games = GAMES_TO_PLAY // SHARDS
     while len(court.games) < games:
