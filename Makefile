@@ -59,20 +59,15 @@ run: $(STAMP)
 
 # Everything: lint, types and every tier of tests (DynamoDB Local and the e2e server included).
 # The checks and the one-process module run beside the parallel run (scripts/together.py: it
-# waits on browsers and servers a third of its time), their output printed when it ends. The
-# npm install of a fresh clone (half a minute of a core alone, two under load) starts first,
-# beside the Python environment's (as `make setup` does), and goes on beside the tests: the
-# tests that need a tool from it wait for build/tools.done, which holds its exit status
-# (tests/stores.py: node_tools), the long pure ones, handed out first, do not; `make lint`
-# waits for it too, and prints its output.
+# waits on browsers and servers a third of its time), their output printed when it ends. So
+# does the npm install of a fresh clone (a minute, most of it waiting on the network): the
+# tests that need a tool from it wait for build/tools.done (tests/stores.py: node_tools), the
+# long pure ones, handed out first, do not.
 TOOLS_DONE := build/tools.done
-test: browser
-	mkdir -p build && rm -f $(TOOLS_DONE) $(TOOLS_DONE).partial
-	{ $(MAKE) --no-print-directory $(TOOLS) > build/tools.log 2>&1; echo $$? > $(TOOLS_DONE).partial; \
-	  mv $(TOOLS_DONE).partial $(TOOLS_DONE); } &
-	$(MAKE) --no-print-directory $(STAMP)
+test: $(STAMP) browser
+	mkdir -p build && rm -f $(TOOLS_DONE)
 	$(BIN)/python scripts/together.py \
-	  'while [ ! -e $(TOOLS_DONE) ]; do sleep 1; done; cat build/tools.log; [ "$$(cat $(TOOLS_DONE))" = 0 ] && $(MAKE) --no-print-directory lint' \
+	  '$(MAKE) --no-print-directory $(TOOLS); s=$$?; touch $(TOOLS_DONE); [ $$s = 0 ] && $(MAKE) --no-print-directory lint' \
 	  '$(MAKE) --no-print-directory typecheck' '$(BIN)/pytest -p no:xdist -q $(ONE_PROCESS)' \
 	  -- 'ROYAL_TOOLS_PENDING=$(TOOLS_DONE) $(BIN)/pytest $(PARALLEL) --ignore=$(ONE_PROCESS)'
 
