@@ -3399,13 +3399,16 @@ async function gamePage(root, gameId, rulesets2) {
             page.heldBack.push(data);
             continue;
           }
-          if (data.game.version <= heard()) continue;
-          arrived(data);
+          if (data.game.version > heard()) arrived(data);
           if (page.game.status !== "playing") {
             page.poll = null;
             controller.abort();
             return true;
           }
+        }
+        if (!following()) {
+          page.poll = null;
+          return true;
         }
         if (!events && Date.now() - started < 1e3) await new Promise((resolve) => setTimeout(resolve, 1e3));
       } catch (e) {
@@ -3440,6 +3443,11 @@ async function gamePage(root, gameId, rulesets2) {
           headers: auth(token(), { "If-None-Match": `"${heard()}"` })
         }));
         if (got.status === 200 && got.data) {
+          if (page.busy) {
+            page.heldBack.push(got.data);
+            page.poll = null;
+            return;
+          }
           if (got.data.game.version === heard()) {
             page.game = got.data.game;
             page.view = got.data.view;
@@ -3513,6 +3521,7 @@ async function gamePage(root, gameId, rulesets2) {
       for (const data of page.heldBack.splice(0)) {
         if (data.game.version > heard()) arrived(data);
       }
+      if (page.game.status !== "playing") stopPolling();
       render();
       focusNext(root);
     }

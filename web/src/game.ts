@@ -427,16 +427,22 @@ export async function gamePage(root: HTMLElement, gameId: string, rulesets: read
             page.heldBack.push(data);
             continue;
           }
-          if (data.game.version <= heard()) continue; // known (our own move's, say)
-          arrived(data);
+          if (data.game.version > heard()) arrived(data); // else known (our own move's, say)
           if (page.game.status !== "playing") { // over: the stream has done its work
             page.poll = null;
             controller.abort();
             return true;
           }
         }
-        // Ended by the server: at once again, unless it ended at once with nothing (a bounded
-        // stream with no place to wait), which is retried after a second, not in a loop.
+        // Ended by the server (a bounded stream, a restart). While it is our move alone, it is
+        // not opened again until we have moved (render calls waitForChange): a bounded stream
+        // would otherwise hold one of the server's waiting places all through our turn.
+        if (!following()) {
+          page.poll = null;
+          return true;
+        }
+        // Else at once again, unless it ended at once with nothing (a bounded stream with no
+        // place to wait), which is retried after a second, not in a loop.
         if (!events && Date.now() - started < 1000) await new Promise((resolve) => setTimeout(resolve, 1000));
       } catch (e) {
         if (controller.signal.aborted) return true;
@@ -472,6 +478,11 @@ export async function gamePage(root: HTMLElement, gameId: string, rulesets: read
           headers: auth(token(), { "If-None-Match": `"${heard()}"` }),
         }));
         if (got.status === 200 && got.data) {
+          if (page.busy) { // our move is being sent: its answer first, then ask again
+            page.heldBack.push(got.data);
+            page.poll = null;
+            return;
+          }
           if (got.data.game.version === heard()) {
             page.game = got.data.game;
             page.view = got.data.view;
@@ -538,6 +549,7 @@ export async function gamePage(root: HTMLElement, gameId: string, rulesets: read
       for (const data of page.heldBack.splice(0)) { // heard while our move was being sent
         if (data.game.version > heard()) arrived(data);
       }
+      if (page.game.status !== "playing") stopPolling(); // our move ended it: nothing to follow
       render();
       focusNext(root);
     }
