@@ -454,9 +454,10 @@ def run(
     forked before any worker, never in a worker, whose requests would otherwise wait behind
     its threads for the GIL (a move's answer took several times as long while the deals were
     chosen)."""
-    if background is not None:
-        start_background(background)
+    helper = None if background is None else start_background(background)
     if workers <= 1:
+        if helper is not None:  # reaped when it ends (it is not forked again from threads)
+            threading.Thread(target=_reap, args=(helper,), name="background", daemon=True).start()
         serve(make_app(), sock, **options)
         return
     children: dict[int, int] = {}  # pid -> worker number
@@ -493,6 +494,19 @@ def run(
             print(f"court serve: worker {number} (pid {pid}) exited ({status}); restarting",
                   file=sys.stderr, flush=True)  # fmt: skip
             start(number)
+        elif pid == helper and background is not None:
+            print(f"court serve: the background process (pid {pid}) exited ({status}); "
+                  "restarting", file=sys.stderr, flush=True)  # fmt: skip
+            helper = start_background(background)
+
+
+def _reap(pid: int) -> None:
+    """Wait for the background process of a one-process server and say that it ended: the
+    day's deals are then chosen by the first request of a day, and expired games are kept
+    until the server restarts (a process with threads forks nothing new)."""
+    _, status = os.waitpid(pid, 0)
+    print(f"court serve: the background process (pid {pid}) exited ({status}); its steps "
+          "stop until the server restarts", file=sys.stderr, flush=True)  # fmt: skip
 
 
 def start_background(background: Callable[[], object]) -> int:

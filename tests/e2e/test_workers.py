@@ -13,12 +13,13 @@ from tests.e2e.test_e2e import call, server
 
 
 def children_of(pid):
-    """The server's workers: its children but the background process, which runs niced
-    (handlers/serve/server.py: start_background)."""
+    """The server's workers: its children at its own priority, not the background process,
+    which runs at a lower one (handlers/serve/server.py: start_background)."""
+    nice = os.getpriority(os.PRIO_PROCESS, pid)
     out = subprocess.run(["ps", "-o", "pid=,ni=", "--ppid", str(pid)], capture_output=True,
                          text=True)  # fmt: skip
     rows = [line.split() for line in out.stdout.splitlines() if line.strip()]
-    return [int(child) for child, nice in rows if int(nice) == 0]
+    return [int(child) for child, ni in rows if int(ni) == nice]
 
 
 def test_three_workers_racing_on_one_sqlite_file(tmp_path):
