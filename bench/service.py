@@ -291,7 +291,7 @@ def lambda_times(runs: int) -> tuple[float, float, float, float]:
                         check=True,
                         env=env,
                         cwd=tmp,
-                    ).stdout
+                    ).stdout.splitlines()[-1]  # after the handler's own log lines
                 )
                 for _ in range(runs)
             )
@@ -317,7 +317,7 @@ def lambda_times(runs: int) -> tuple[float, float, float, float]:
                     [sys.executable, "-c", "import time; t = time.process_time(); "
                      "import handlers.aws.api; print(time.process_time() - t)"],
                     capture_output=True, text=True, check=True, env=env, cwd=tmp,
-                ).stdout
+                ).stdout.splitlines()[-1]
             )
             for _ in range(runs)
         )  # fmt: skip
