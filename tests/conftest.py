@@ -37,13 +37,47 @@ out after the other long ones, so that no worker sits waiting for npm at the sta
 def pytest_collection_modifyitems(items):
     """The long tests first, the rest in their order: pytest-xdist hands tests out in this
     order as workers free up, so the many short ones fill in at the end, and no worker is left
-    alone with a minute-long test while the other core idles."""
+    alone with a minute-long test while the other core idles.
+
+    The long tests that mostly wait (a browser and a server: tests/e2e/) are then dealt in
+    among all the others, evenly by the time each is expected to take, so that about one
+    worker of three waits on a browser at any time while the other two keep both cores busy.
+    Handed out all at once, three workers waited on three browsers for four minutes of a run
+    with a core half idle."""
+
+    def is_long(item: pytest.Item) -> bool:
+        return any(item.get_closest_marker(m) for m in FIRST)
 
     def order(item: pytest.Item) -> tuple[bool, bool]:
-        long = any(item.get_closest_marker(m) for m in FIRST)
-        return not long, item.nodeid.startswith(NEEDS_TOOLS)
+        return not is_long(item), item.nodeid.startswith(NEEDS_TOOLS)
 
     items.sort(key=order)
+    waiting = [item for item in items if is_long(item) and item.nodeid.startswith(WAITING)]
+    busy = [item for item in items if not (is_long(item) and item.nodeid.startswith(WAITING))]
+    items[:] = _dealt_in(waiting, busy, [LONG_SECONDS if is_long(i) else 0.4 for i in busy])
+
+
+WAITING = ("tests/e2e/",)
+"""The tests that spend most of their time waiting on a browser or a server, not on a core."""
+
+LONG_SECONDS = 15
+"""About what a long test takes, against the 0.4 s of the others (pytest's durations)."""
+
+
+def _dealt_in(few: list, many: list, seconds: list[float]) -> list:
+    """`few` spread through `many` evenly by the time the items of `many` take (`seconds`):
+    a worker that takes the next item meets one of `few` as often early in the run as late.
+    Each list keeps its order."""
+    total = sum(seconds) or 1.0
+    dealt: list = []
+    placed, elapsed = 0, 0.0
+    for item, took in zip(many, seconds, strict=True):
+        while placed < len(few) and (placed + 0.5) / len(few) <= elapsed / total:
+            dealt.append(few[placed])
+            placed += 1
+        dealt.append(item)
+        elapsed += took
+    return dealt + few[placed:]
 
 
 @pytest.fixture(scope="session")
