@@ -45,11 +45,13 @@ setup:
 	wait $$tools; tools=$$?; exit $$(( python || tools ))
 
 # The browser for the web client's tests: Debian's Chromium (Playwright's own download is not
-# reachable here) and a font with every glyph the client draws. Playwright launches it through
-# executable_path (ROYAL_CHROMIUM overrides /usr/bin/chromium).
+# reachable here), its headless shell, and a font with every glyph the client draws. Playwright
+# launches the headless shell through executable_path, as it runs headless Chromium by default
+# (ROYAL_CHROMIUM overrides /usr/bin/chromium-headless-shell); one test uses the full browser.
 browser:
-	command -v chromium >/dev/null 2>&1 && dpkg -s fonts-dejavu-core >/dev/null 2>&1 || \
-	  { $(APT) update -qq && $(APT) install -y -qq chromium fonts-dejavu-core; }
+	command -v chromium >/dev/null 2>&1 && command -v chromium-headless-shell >/dev/null 2>&1 && \
+	  dpkg -s fonts-dejavu-core >/dev/null 2>&1 || \
+	  { $(APT) update -qq && $(APT) install -y -qq chromium chromium-headless-shell fonts-dejavu-core; }
 
 # The local server on the embedded store (SQLite file ./court.db): http://127.0.0.1:8000/docs
 HOST ?= 127.0.0.1

@@ -1,5 +1,6 @@
 """Swagger UI (`/docs`) in Chromium under its Content-Security-Policy: it still renders the
-API, nothing it needs is blocked, and no other site may frame it."""
+API, nothing it needs is blocked, and no other site may frame it. In Debian's full `chromium`,
+as a person meets it (the other browser tests run in its headless shell: tests/e2e/conftest.py)."""
 
 import pytest
 
@@ -8,7 +9,8 @@ from tests.e2e.test_e2e import server
 pytestmark = pytest.mark.browser
 
 
-def test_swagger_ui_renders_under_its_csp_and_refuses_to_be_framed(browser, tmp_path):
+def test_swagger_ui_renders_under_its_csp_and_refuses_to_be_framed(full_chromium, tmp_path):
+    browser = full_chromium
     with server("--db", str(tmp_path / "court.db"), "--workers", "1") as (base, _):
         page = browser.new_page()
         errors = []
