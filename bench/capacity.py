@@ -97,6 +97,8 @@ class Pattern:
 CLASSES = (
     (re.compile(r"^GAME#.*"), "GAME#<game>"),
     (re.compile(r"^PLAYER#.*"), "PLAYER#<player>"),
+    (re.compile(r"^ACCOUNT#.*"), "ACCOUNT#<account>"),
+    (re.compile(r"^SIGNIN#.*"), "SIGNIN#<token>"),
     (re.compile(r"^DAILY#\d{4}-\d{2}-\d{2}#([a-z-]+)#TALLY#\d+$"), r"DAILY#<day>#\1#TALLY#<k>"),
     (re.compile(r"^DAILY#\d{4}-\d{2}-\d{2}#([a-z-]+)#\d+$"), r"DAILY#<day>#\1#<shard>"),
     (re.compile(r"^DAILY#\d{4}-\d{2}-\d{2}"), "DAILY#<day>"),
@@ -322,7 +324,34 @@ def measure_patterns(endpoint: str, rank_entries: int = 0, runs: int = 3) -> dic
         fill_tallies(store, service.court.today(), rank_entries)
     you = {"Authorization": f"Bearer {players[0]['token']}"}
     measure("board.you", lambda: app.get(f"{board}?limit=1", headers=you))
+    measure_sign_ins(service, app, measure, runs)
     return measured
+
+
+def measure_sign_ins(service: Any, app: Any, measure: Callable[..., Any], runs: int) -> None:
+    """An account's first sign-in and a later one, with ID tokens of an issuer served over
+    HTTP here (tests/oidc_issuer.py), as a provider's: measured last, since with a provider
+    configured today's ranked attempts are for accounts only."""
+    from infra.oidc import OidcVerifier
+    from tests.oidc_issuer import AUDIENCE, Issuer
+
+    issuer = Issuer()
+    try:
+        service.court.identities = OidcVerifier(issuer.url, AUDIENCE)
+        app.post("/v1/sessions", json={"id_token": issuer.token("warm-up")})  # keys fetched
+        first = iter(range(runs))
+        measure(
+            "account.first_sign_in",
+            lambda: app.post("/v1/sessions", json={"id_token": issuer.token(f"a{next(first)}")}),
+        )
+        again = iter(range(runs))
+        measure(
+            "account.sign_in",
+            lambda: app.post("/v1/sessions", json={"id_token": issuer.token(f"a{next(again)}")}),
+        )
+    finally:
+        service.court.identities = None
+        issuer.close()
 
 
 def outcomes(playouts: int) -> list[tuple[str, int, int]]:
@@ -560,7 +589,8 @@ def load_of(scenario: Scenario, patterns: Mapping[str, Pattern], at: Deployed) -
 CREATIONS = frozenset({"game.create", "daily.start"})
 """Patterns on a creation route, which the stage throttles on its own (createRateLimit)."""
 PATTERNS = ("game.create", "game.read", "game.move", "game.finish", "finished.page",
-            "daily.page", "daily.start", "daily.finish", "board.page", "board.you")  # fmt: skip
+            "daily.page", "daily.start", "daily.finish", "board.page", "board.you",
+            "account.first_sign_in", "account.sign_in")  # fmt: skip
 
 
 def describe(pattern: Pattern) -> str:

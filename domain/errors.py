@@ -154,6 +154,40 @@ class LogFull(Exception):
         self.limit = limit
 
 
+# ---- accounts (docs/accounts.md) ---------------------------------------------------------------
+
+
+class SignInRefused(Unauthenticated):
+    """An ID token this server does not accept: unsigned, signed by a key its issuer does not
+    publish, for another audience or issuer, expired, not yet valid, or used already."""
+
+
+class SignInRequired(Forbidden):
+    """Where a sign-in provider is configured, a ranked daily attempt needs a signed-in
+    account: one attempt per person, not per guest token."""
+
+
+class NoSignIn(LookupError):
+    """This server has no sign-in provider configured: every player is a guest."""
+
+
+class SignInUnavailable(Exception):
+    """The sign-in provider's keys could not be fetched; retry after `retry_after` s."""
+
+    def __init__(self, message: str, retry_after: int = 5) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class AccountTaken(Exception):
+    """The account already has a player (a guest cannot be attached to it), or the guest is
+    already another account's player."""
+
+
+class PlayerNotFound(LookupError):
+    """No player has this id (or it was deleted)."""
+
+
 # ---- storage -----------------------------------------------------------------------------------
 
 

@@ -12,9 +12,10 @@ from typing import Any
 
 from domain.daily import FIRST_DAY
 from domain.errors import Json
+from domain.identity import IdentityPort
 from domain.replay_cache import ReplayCache
 from domain.store import GameStore
-from domain.usecases import daily, games, playing, records, rematches
+from domain.usecases import daily, games, players, playing, records, rematches
 from domain.usecases.court import GAME_ID, Court, Snapshot, epoch, token_digest
 from domain.usecases.playing import MAX_EVENTS
 
@@ -32,10 +33,12 @@ class GameService:
         first_day: str = FIRST_DAY,
         game_ttl: int | None = None,
         finished_ttl: int | None = None,
+        identities: IdentityPort | None = None,
     ) -> None:
         self.court = Court(
-            store, clock, new_secret, daily_secret, replay_cache, first_day, game_ttl, finished_ttl
-        )
+            store, clock, new_secret, daily_secret, replay_cache, first_day, game_ttl,
+            finished_ttl, identities,
+        )  # fmt: skip
 
     @property
     def store(self) -> GameStore:
@@ -125,8 +128,25 @@ class GameService:
     def prepare_daily(self, days: int = 2) -> list[str]:
         return daily.prepare_daily(self.court, days)
 
+    # ---- players ---------------------------------------------------------------------------
+
     def create_player(self, name: object) -> Json:
-        return daily.create_player(self.court, name)
+        return players.create_player(self.court, name)
+
+    def sign_in(self, id_token: object, name: object, guest_token: str | None) -> Json:
+        return players.sign_in(self.court, id_token, name, guest_token)
+
+    def sign_out(self, token: str | None) -> None:
+        players.sign_out(self.court, token)
+
+    def me(self, token: str | None) -> Json:
+        return players.me(self.court, token)
+
+    def profile(self, player_id: str) -> Json:
+        return players.profile(self.court, player_id)
+
+    def sign_in_provider(self) -> Json:
+        return players.provider(self.court)
 
     def start_daily(self, date: str, ruleset_id: str, player_token: str | None) -> Snapshot:
         return daily.start_daily(self.court, date, ruleset_id, player_token)

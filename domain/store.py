@@ -80,11 +80,31 @@ class GamePort(Protocol):
 
 
 class PlayerPort(Protocol):
-    """The daily challenges' players (only their token's hash is kept)."""
+    """Players, guests and accounts' (only their tokens' hashes are kept): docs/accounts.md."""
 
-    def create_player(self, player: PlayerRecord) -> None: ...
+    def create_player(self, player: PlayerRecord) -> None:
+        """Create a guest, or an account's player together with its account's pointer
+        (AccountTaken, creating nothing, if the account has a player already)."""
 
     def load_player(self, player_id: str) -> PlayerRecord | None: ...
+
+    def load_account(self, account: str) -> str | None:
+        """The id of the player of `account`, if it has one."""
+
+    def attach_account(self, player_id: str, account: str) -> None:
+        """Make the guest `player_id` the player of `account`, at once with the account's
+        pointer, and forget its guest token (the account's sessions stand for it now);
+        AccountTaken if the account has a player or the guest an account."""
+
+    def save_sessions(
+        self, player_id: str, before: tuple[str, ...], after: tuple[str, ...]
+    ) -> bool:
+        """Replace the player's session hashes `before` with `after`; False (changing
+        nothing) if they are no longer `before`: another sign-in came first."""
+
+    def claim_once(self, key: str, expires_at: int) -> bool:
+        """Remember `key` (a digest) as used until `expires_at` (Unix seconds); False if it
+        was already: an ID token signs in once."""
 
 
 class DailyPort(Protocol):

@@ -216,10 +216,16 @@ class Attempt:
 
 @dataclass(frozen=True, slots=True)
 class PlayerRecord:
+    """A player: a guest (a token of its own, `POST /v1/players`) or an account's (signed in
+    with OpenID Connect: `account` set, and a session token per device it signed in on).
+    Only the hashes of tokens are kept."""
+
     id: str
     name: str  # as shown: the chosen name and a short suffix
-    token_hash: str
+    token_hash: str  # the guest token's ("" for a player made by signing in)
     created_at: str
+    account: str | None = None  # the digest of its issuer and subject (None: a guest)
+    sessions: tuple[str, ...] = ()  # its session tokens' hashes, newest first
 
 
 @dataclass(frozen=True, slots=True)

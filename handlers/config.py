@@ -17,6 +17,8 @@ from game reads for clients), and the daily secret: ROYAL_DAILY_SECRET (the secr
 ROYAL_DAILY_SECRET_PARAM (the name of an SSM SecureString parameter, read at a process's
 first daily request, and again at the next while it cannot be read: 503 meanwhile); with
 neither, on SQLite, a secret made once and kept next to the database file (mode 0600).
+Sign-in (docs/accounts.md): ROYAL_OIDC_ISSUER and ROYAL_OIDC_AUDIENCE, an OpenID Connect
+issuer and the client id its ID tokens are for (both or neither; neither: guests only).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from domain.errors import StoreUnavailable
+from domain.identity import IdentityPort
 from domain.replay_cache import ReplayCache
 from domain.service import GameService
 from domain.store import GameStore
@@ -79,6 +82,10 @@ class Settings:
     # com/<stage>): game reads link it (`Link: <…?game=<id>>; rel="push"`), and the web client
     # then waits on it instead of an event stream or long-polls. None: not linked.
     push_url: str | None = None
+    # Sign-in (docs/accounts.md): an OpenID Connect issuer and the client id (audience) its ID
+    # tokens are for. Both or neither; without them every player is a guest, and guests rank.
+    oidc_issuer: str | None = None
+    oidc_audience: str | None = None
 
     @classmethod
     def from_env(cls, default_store: str = "sqlite") -> Settings:
@@ -102,6 +109,8 @@ class Settings:
             connections_table=env.get("ROYAL_CONNECTIONS_TABLE") or "royal-court-connections",
             websocket_endpoint=env.get("ROYAL_WEBSOCKET_ENDPOINT") or None,
             push_url=env.get("ROYAL_PUSH_URL") or None,
+            oidc_issuer=env.get("ROYAL_OIDC_ISSUER") or None,
+            oidc_audience=env.get("ROYAL_OIDC_AUDIENCE") or None,
         )
 
     @property
@@ -187,10 +196,22 @@ def _ssm_secret(name: str, region: str | None) -> bytes:
     return str(found["Parameter"]["Value"]).encode("utf-8")
 
 
+def build_identities(settings: Settings) -> IdentityPort | None:
+    """The sign-in provider's checker, or None (guests only) when none is configured."""
+    if not settings.oidc_issuer and not settings.oidc_audience:
+        return None
+    if not (settings.oidc_issuer and settings.oidc_audience):
+        raise ValueError("sign-in needs both an OpenID Connect issuer and an audience")
+    from infra.oidc import OidcVerifier  # PyJWT and cryptography: loaded where used only
+
+    return OidcVerifier(settings.oidc_issuer, settings.oidc_audience)
+
+
 def build_service(settings: Settings) -> GameService:
     cache = ReplayCache(settings.replay_cache) if settings.replay_cache > 0 else None
     secret = lambda: daily_secret(settings)  # noqa: E731 (read on first need, once)
     return GameService(
         build_store(settings), utc_now, new_secret, secret, cache,
         game_ttl=settings.game_ttl, finished_ttl=settings.finished_ttl,
+        identities=build_identities(settings),
     )  # fmt: skip

@@ -26,7 +26,14 @@ from botocore.exceptions import (
 )
 
 from domain.daily import tie_prefix
-from domain.errors import AttemptExists, InvalidRequest, Json, StoreUnavailable, VersionConflict
+from domain.errors import (
+    AccountTaken,
+    AttemptExists,
+    InvalidRequest,
+    Json,
+    StoreUnavailable,
+    VersionConflict,
+)
 from domain.record_codec import (
     GAME_FIELDS,
     Scalar,
@@ -571,26 +578,99 @@ class DynamoStore:
         return item
 
     def create_player(self, player: PlayerRecord) -> None:
-        self._call(
-            "put_item",
-            TableName=self.table,
-            Item={
-                "pk": {"S": f"PLAYER#{player.id}"},
-                "sk": {"S": "PLAYER"},
-                "name": {"S": player.name},
-                "token_hash": {"S": player.token_hash},
-                "created_at": {"S": player.created_at},
-            },
-            ConditionExpression="attribute_not_exists(pk)",
-        )
+        """A guest is one PutItem; an account's player comes with its account's pointer
+        (`ACCOUNT#<digest>`, its own partition) in one transaction, so that two first sign-ins
+        of one account on two devices make one player."""
+        item = {
+            "pk": {"S": f"PLAYER#{player.id}"},
+            "sk": {"S": "PLAYER"},
+            "name": {"S": player.name},
+            "token_hash": {"S": player.token_hash},
+            "created_at": {"S": player.created_at},
+        }
+        if player.sessions:
+            item["sessions"] = {"S": ",".join(player.sessions)}
+        if player.account is None:
+            self._call("put_item", TableName=self.table, Item=item,
+                       ConditionExpression="attribute_not_exists(pk)")  # fmt: skip
+            return
+        item["account"] = {"S": player.account}
+        try:
+            self._call("transact_write_items", TransactItems=[
+                {"Put": {"TableName": self.table, "Item": item,
+                         "ConditionExpression": "attribute_not_exists(pk)"}},
+                {"Put": {"TableName": self.table, "Item": _account_item(player.account, player.id),
+                         "ConditionExpression": "attribute_not_exists(pk)"}},
+            ])  # fmt: skip
+        except VersionConflict:
+            raise AccountTaken("the account has a player already") from None
 
     def load_player(self, player_id: str) -> PlayerRecord | None:
         item = self._get(f"PLAYER#{player_id}", "PLAYER")
         if item is None:
             return None
+        sessions = item.get("sessions", {}).get("S", "")
         return PlayerRecord(
-            player_id, item["name"]["S"], item["token_hash"]["S"], item["created_at"]["S"]
-        )
+            player_id, item["name"]["S"], item["token_hash"]["S"], item["created_at"]["S"],
+            item.get("account", {}).get("S"), tuple(s for s in sessions.split(",") if s),
+        )  # fmt: skip
+
+    def load_account(self, account: str) -> str | None:
+        item = self._get(f"ACCOUNT#{account}", "ACCOUNT")
+        return None if item is None else str(item["player_id"]["S"])
+
+    def attach_account(self, player_id: str, account: str) -> None:
+        update = {
+            "TableName": self.table,
+            "Key": {"pk": {"S": f"PLAYER#{player_id}"}, "sk": {"S": "PLAYER"}},
+            "UpdateExpression": "SET account = :account, token_hash = :none",
+            "ConditionExpression": "attribute_exists(pk) AND attribute_not_exists(account)",
+            "ExpressionAttributeValues": {":account": {"S": account}, ":none": {"S": ""}},
+        }
+        put = {
+            "TableName": self.table,
+            "Item": _account_item(account, player_id),
+            "ConditionExpression": "attribute_not_exists(pk)",
+        }
+        try:
+            self._call("transact_write_items", TransactItems=[{"Update": update}, {"Put": put}])
+        except VersionConflict:
+            raise AccountTaken("the account has a player, or the player an account") from None
+
+    def save_sessions(
+        self, player_id: str, before: tuple[str, ...], after: tuple[str, ...]
+    ) -> bool:
+        was = ",".join(before)
+        try:
+            self._call(
+                "update_item",
+                TableName=self.table,
+                Key={"pk": {"S": f"PLAYER#{player_id}"}, "sk": {"S": "PLAYER"}},
+                UpdateExpression="SET sessions = :after",
+                ConditionExpression="attribute_exists(pk) AND "
+                + ("(attribute_not_exists(sessions) OR sessions = :before)" if not was
+                   else "sessions = :before"),
+                ExpressionAttributeValues={":after": {"S": ",".join(after)},
+                                           ":before": {"S": was}},
+            )  # fmt: skip
+        except VersionConflict:
+            return False
+        return True
+
+    def claim_once(self, key: str, expires_at: int) -> bool:
+        """A used ID token's item, in a partition of its own, deleted by the table's TTL after
+        the token's `exp` (until then the condition refuses it again)."""
+        try:
+            self._call(
+                "put_item",
+                TableName=self.table,
+                Item={"pk": {"S": f"SIGNIN#{key}"}, "sk": {"S": "SIGNIN"},
+                      TTL_ATTRIBUTE: {"N": str(expires_at)}},
+                ConditionExpression="attribute_not_exists(pk)",
+            )  # fmt: skip
+        except VersionConflict:
+            return False
+        return True
 
     def load_daily(self, date: str, ruleset: str) -> DailyDeal | None:
         """The day's deal and its count of players: one strongly consistent Query of the deal
@@ -736,6 +816,12 @@ class DynamoStore:
 def _shard(text: str, shards: int) -> int:
     """`text`'s shard of `shards`: from SHA-256, so spread evenly whatever the ids look like."""
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "big") % shards
+
+
+def _account_item(account: str, player_id: str) -> dict[str, Any]:
+    """An account's pointer to its player: the one item a sign-in reads to find the player."""
+    return {"pk": {"S": f"ACCOUNT#{account}"}, "sk": {"S": "ACCOUNT"},
+            "player_id": {"S": player_id}}  # fmt: skip
 
 
 def _attempt_key(date: str, ruleset: str, player_id: str) -> dict[str, Any]:

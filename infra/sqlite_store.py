@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from domain.daily import ranked_entry, tie_prefix
-from domain.errors import AttemptExists, StoreUnavailable, VersionConflict
+from domain.errors import AccountTaken, AttemptExists, StoreUnavailable, VersionConflict
 from domain.record_codec import (
     EVENT_FIELDS,
     GAME_FIELDS,
@@ -85,8 +85,14 @@ CREATE TABLE IF NOT EXISTS players (
     id              TEXT PRIMARY KEY,
     name            TEXT NOT NULL,
     token_hash      TEXT NOT NULL,
-    created_at      TEXT NOT NULL
+    created_at      TEXT NOT NULL,
+    account         TEXT UNIQUE,
+    sessions        TEXT NOT NULL DEFAULT ''
 );
+CREATE TABLE IF NOT EXISTS used_tokens (
+    key             TEXT PRIMARY KEY,
+    expires_at      INTEGER NOT NULL
+) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS daily (
     date            TEXT NOT NULL,
     ruleset         TEXT NOT NULL,
@@ -165,6 +171,11 @@ class SqliteStore:
         for column in ("from_game", "finished_at", "daily", "seats", "chain_key", "rematch"):
             if column not in have:
                 conn.execute(f"ALTER TABLE games ADD COLUMN {column} TEXT")
+        players = {row[1] for row in conn.execute("PRAGMA table_info(players)")}
+        if "account" not in players:  # accounts came later (docs/accounts.md)
+            conn.execute("ALTER TABLE players ADD COLUMN account TEXT")
+            conn.execute("ALTER TABLE players ADD COLUMN sessions TEXT NOT NULL DEFAULT ''")
+            conn.execute("CREATE UNIQUE INDEX IF NOT EXISTS players_account ON players (account)")
         if "expires_at" not in have:
             # Their unfinished casual games expire `game_ttl` after their last move (or their
             # creation): the column and its values come in one transaction.
@@ -320,6 +331,8 @@ class SqliteStore:
                 raise StoreUnavailable(f"sqlite: {e}") from e
             deleted += len(ids)
             if len(ids) < EXPIRED_BATCH:
+                # ID tokens past their `exp` could not sign in again anyway
+                self._write("DELETE FROM used_tokens WHERE expires_at <= ?", (now,))
                 return deleted
 
     def join(self, game_id: str, seat: int, invite_hash: str, token_hash: str) -> None:
@@ -392,16 +405,66 @@ class SqliteStore:
             raise StoreUnavailable(f"sqlite: {e}") from e
 
     def create_player(self, player: PlayerRecord) -> None:
-        self._write(
-            "INSERT INTO players VALUES (?,?,?,?)",
-            (player.id, player.name, player.token_hash, player.created_at),
-        )
+        try:  # the account column is UNIQUE: the account's "pointer" comes with the row
+            self._write(
+                "INSERT INTO players (id, name, token_hash, created_at, account, sessions) "
+                "VALUES (?,?,?,?,?,?)",
+                (player.id, player.name, player.token_hash, player.created_at, player.account,
+                 ",".join(player.sessions)),
+            )  # fmt: skip
+        except sqlite3.IntegrityError as e:
+            raise AccountTaken("the account has a player already") from e
 
     def load_player(self, player_id: str) -> PlayerRecord | None:
         rows = self._query(
-            "SELECT id, name, token_hash, created_at FROM players WHERE id = ?", (player_id,)
+            "SELECT id, name, token_hash, created_at, account, sessions FROM players WHERE id = ?",
+            (player_id,),
         )
-        return PlayerRecord(*rows[0]) if rows else None
+        if not rows:
+            return None
+        player_id, name, token_hash, created_at, account, sessions = rows[0]
+        kept = tuple(s for s in sessions.split(",") if s)
+        return PlayerRecord(player_id, name, token_hash, created_at, account, kept)
+
+    def load_account(self, account: str) -> str | None:
+        rows = self._query("SELECT id FROM players WHERE account = ?", (account,))
+        return rows[0][0] if rows else None
+
+    def attach_account(self, player_id: str, account: str) -> None:
+        try:
+            with self._writing() as conn:
+                done = conn.execute(
+                    "UPDATE players SET account = ?, token_hash = '' WHERE id = ? "
+                    "AND account IS NULL",
+                    (account, player_id),
+                ).rowcount
+        except sqlite3.IntegrityError as e:
+            raise AccountTaken("the account has a player already") from e
+        except sqlite3.OperationalError as e:
+            raise StoreUnavailable(f"sqlite: {e}") from e
+        if not done:
+            raise AccountTaken("this player is an account's already")
+
+    def save_sessions(
+        self, player_id: str, before: tuple[str, ...], after: tuple[str, ...]
+    ) -> bool:
+        try:
+            with self._writing() as conn:
+                return bool(conn.execute(
+                    "UPDATE players SET sessions = ? WHERE id = ? AND sessions = ?",
+                    (",".join(after), player_id, ",".join(before)),
+                ).rowcount)  # fmt: skip
+        except sqlite3.OperationalError as e:
+            raise StoreUnavailable(f"sqlite: {e}") from e
+
+    def claim_once(self, key: str, expires_at: int) -> bool:
+        try:
+            with self._writing() as conn:
+                return bool(conn.execute(
+                    "INSERT OR IGNORE INTO used_tokens VALUES (?, ?)", (key, expires_at)
+                ).rowcount)  # fmt: skip
+        except sqlite3.OperationalError as e:
+            raise StoreUnavailable(f"sqlite: {e}") from e
 
     def load_daily(self, date: str, ruleset: str) -> DailyDeal | None:
         rows = self._query(

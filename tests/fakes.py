@@ -14,7 +14,7 @@ import threading
 from dataclasses import replace
 
 from domain.daily import tie_prefix
-from domain.errors import AttemptExists, VersionConflict
+from domain.errors import AccountTaken, AttemptExists, VersionConflict
 from domain.record_codec import (
     Scalar,
     finish_fields,
@@ -44,6 +44,8 @@ class InMemoryStore:
         self._decoded: dict[str, tuple[tuple[Scalar, ...], GameRecord]] = {}
         self._moves: dict[str, list[MoveEvent]] = {}
         self._players: dict[str, PlayerRecord] = {}
+        self._accounts: dict[str, str] = {}  # account digest -> player id
+        self._used_tokens: dict[str, int] = {}  # claim_once: key -> expires_at
         self._daily: dict[tuple[str, str], DailyDeal] = {}
         self._attempts: dict[tuple[str, str, str], str] = {}
         self._board: list[LeaderboardEntry] = []
@@ -113,6 +115,8 @@ class InMemoryStore:
             ]
             for game_id in gone:
                 del self._records[game_id], self._moves[game_id]
+            for key in [k for k, at in self._used_tokens.items() if at <= now]:
+                del self._used_tokens[key]
                 self._decoded.pop(game_id, None)
             return len(gone)
 
@@ -162,10 +166,42 @@ class InMemoryStore:
 
     def create_player(self, player: PlayerRecord) -> None:
         with self._lock:
+            if player.account is not None:
+                if player.account in self._accounts:
+                    raise AccountTaken("the account has a player already")
+                self._accounts[player.account] = player.id
             self._players[player.id] = player
 
     def load_player(self, player_id: str) -> PlayerRecord | None:
         return self._players.get(player_id)
+
+    def load_account(self, account: str) -> str | None:
+        return self._accounts.get(account)
+
+    def attach_account(self, player_id: str, account: str) -> None:
+        with self._lock:
+            player = self._players.get(player_id)
+            if player is None or player.account is not None or account in self._accounts:
+                raise AccountTaken("the account has a player, or the player an account")
+            self._accounts[account] = player_id
+            self._players[player_id] = replace(player, account=account, token_hash="")
+
+    def save_sessions(
+        self, player_id: str, before: tuple[str, ...], after: tuple[str, ...]
+    ) -> bool:
+        with self._lock:
+            player = self._players.get(player_id)
+            if player is None or player.sessions != before:
+                return False
+            self._players[player_id] = replace(player, sessions=after)
+            return True
+
+    def claim_once(self, key: str, expires_at: int) -> bool:
+        with self._lock:
+            if key in self._used_tokens:
+                return False
+            self._used_tokens[key] = expires_at
+            return True
 
     def load_daily(self, date: str, ruleset: str) -> DailyDeal | None:
         return self._daily.get((date, ruleset))

@@ -20,6 +20,7 @@ from datetime import datetime
 
 from domain.daily import FIRST_DAY
 from domain.errors import Forbidden, GameNotFound, Json
+from domain.identity import IdentityPort
 from domain.registry import get_ruleset
 from domain.replay import Playthrough
 from domain.replay_cache import CHECKPOINT_EVERY, ReplayCache
@@ -83,6 +84,7 @@ class Court:
         first_day: str = FIRST_DAY,
         game_ttl: int | None = None,
         finished_ttl: int | None = None,
+        identities: IdentityPort | None = None,
     ) -> None:
         self.store = store  # every port at once: for wiring and health checks, not use cases
         self.games: GamePort = store
@@ -91,6 +93,9 @@ class Court:
         self.boards: LeaderboardPort = store
         self.clock = clock
         self.new_secret = new_secret
+        # The sign-in provider's checker (None: none configured, every player a guest, and
+        # guests rank: docs/accounts.md).
+        self.identities = identities
         self.cache = replay_cache
         self.first_day = first_day  # the first day with a daily challenge
         # Seconds an unfinished casual game lives after its last move (None: for good).

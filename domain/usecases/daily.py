@@ -3,7 +3,6 @@ practice games, and the leaderboards."""
 
 from __future__ import annotations
 
-import hmac
 from dataclasses import replace
 from datetime import date, timedelta
 
@@ -11,18 +10,16 @@ from domain.capabilities import GameEntry
 from domain.daily import check_date, select, tie_prefix
 from domain.errors import (
     DailyNotFound,
-    Forbidden,
     InvalidRequest,
     Json,
     StoreUnavailable,
-    Unauthenticated,
 )
-from domain.names import display_name
 from domain.registry import GAMES, get_game
 from domain.store import decode_cursor, encode_cursor
 from domain.stored import DailyAttempt, DailyDeal, LeaderboardEntry, PlayerRecord
-from domain.usecases.court import GAME_ID, MAX_PAGE, Court, Snapshot, epoch, token_digest
+from domain.usecases.court import MAX_PAGE, Court, Snapshot, epoch
 from domain.usecases.games import create_game, deal
+from domain.usecases.players import player_of, require_account
 
 
 def daily(court: Court, date_asked: str) -> Json:
@@ -120,24 +117,6 @@ def prepare_daily(court: Court, days: int = 2) -> list[str]:
     return chosen
 
 
-def create_player(court: Court, name: object) -> Json:
-    player_id = court.new_secret()[:16]
-    shown = display_name(name, player_id)
-    secret = court.new_secret()
-    court.players.create_player(PlayerRecord(player_id, shown, token_digest(secret), court.clock()))
-    return {"player_id": player_id, "name": shown, "token": f"{player_id}.{secret}"}
-
-
-def player_of(court: Court, token: str | None) -> PlayerRecord:
-    if token is None:
-        raise Unauthenticated("a daily challenge needs a player's token (POST /v1/players)")
-    player_id, _, secret = token.partition(".")
-    player = court.players.load_player(player_id) if GAME_ID.fullmatch(player_id) else None
-    if player is None or not hmac.compare_digest(token_digest(secret), player.token_hash):
-        raise Forbidden("this is not a player's token")
-    return player
-
-
 def start_daily(
     court: Court, date_asked: str, ruleset_id: str, player_token: str | None
 ) -> Snapshot:
@@ -153,6 +132,7 @@ def start_daily(
             player_of(court, player_token)
         return create_game(court, game.id, None, kept.seed)
     player = player_of(court, player_token)
+    require_account(court, player)
     # Options fixed by the server (the defaults: no undo when ranked).
     record, played, token, _ = deal(
         court, game.ruleset, {}, kept.seed, False, (),

@@ -456,7 +456,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
         endpoint_url=args.endpoint_url or env.endpoint_url,
         cors_origins=tuple(args.cors_origins.split(",")) if args.cors_origins else env.cors_origins,
         create_table=args.create_table,
+        oidc_issuer=args.oidc_issuer or env.oidc_issuer,
+        oidc_audience=args.oidc_audience or env.oidc_audience,
     )
+    if bool(settings.oidc_issuer) != bool(settings.oidc_audience):
+        raise UsageError("sign-in needs both --oidc-issuer and --oidc-audience")
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     # waitress warns "Task queue depth is N" on every request queued behind busy threads: a
     # flood under load that says nothing the access log does not.
@@ -520,6 +524,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(
         f"Royal Court API on http://{args.host}:{args.port} ({settings.store}: {where}; "
         f"{workers} worker{'s' if workers != 1 else ''}); docs at /docs",
+        file=sys.stderr,
+        flush=True,
+    )
+    print(
+        f"Sign-in with {settings.oidc_issuer} (audience {settings.oidc_audience}): today's "
+        "ranked dailies are for signed-in players"
+        if settings.oidc_issuer
+        else "No sign-in provider: every player is a guest, and guests rank. To sign players "
+        "in, set --oidc-issuer and --oidc-audience (docs/accounts.md)",
         file=sys.stderr,
         flush=True,
     )
@@ -716,6 +729,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--endpoint-url", help="DynamoDB endpoint, e.g. DynamoDB Local")
     p.add_argument("--create-table", action="store_true", help="create the DynamoDB table")
     p.add_argument("--cors-origins", help="comma-separated allowed origins (default *)")
+    p.add_argument(
+        "--oidc-issuer",
+        help="sign players in with this OpenID Connect issuer (or ROYAL_OIDC_ISSUER); with "
+        "--oidc-audience. Without them every player is a guest (docs/accounts.md)",
+    )
+    p.add_argument(
+        "--oidc-audience",
+        help="the client id the issuer's ID tokens must be for (or ROYAL_OIDC_AUDIENCE)",
+    )
     p.add_argument(
         "--workers",
         type=int,

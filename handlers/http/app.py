@@ -48,6 +48,7 @@ from handlers.http.schemas import (
     PlayerRequest,
     ReadGameQuery,
     ReplayQuery,
+    SignInRequest,
 )
 
 MAX_BODY_BYTES = 16 * 1024
@@ -78,6 +79,7 @@ _move_schema = MoveRequest()
 _list_schema = ListGamesQuery()
 _replay_schema = ReplayQuery()
 _player_schema = PlayerRequest()
+_sign_in_schema = SignInRequest()
 _leaderboard_schema = LeaderboardQuery()
 _join_schema = JoinRequest()
 _read_schema = ReadGameQuery()
@@ -502,6 +504,30 @@ def create_app(
         _limited(players_limit, "players")
         body = _player_schema.load(_json_body())
         return _json(service.create_player(body["name"]), 201)
+
+    @app.get("/v1/sign-in")
+    def sign_in_provider() -> Response:
+        return _json(service.sign_in_provider())
+
+    @app.post("/v1/sessions")
+    def sign_in() -> Response:
+        _limited(players_limit, "players")
+        body = _sign_in_schema.load(_json_body())
+        guest = _bearer_token()  # a guest's token: the guest becomes the account's player
+        return _json(service.sign_in(body["id_token"], body.get("name"), guest), 201)
+
+    @app.delete("/v1/sessions/current")
+    def sign_out() -> Response:
+        service.sign_out(_bearer_token())
+        return Response(status=204)
+
+    @app.get("/v1/me")
+    def me() -> Response:
+        return _json(service.me(_bearer_token()))
+
+    @app.get("/v1/players/<player_id>")
+    def player_profile(player_id: str) -> Response:
+        return _json(service.profile(player_id))
 
     @app.post("/v1/daily/<date>/<ruleset>/games")
     def start_daily(date: str, ruleset: str) -> Response:

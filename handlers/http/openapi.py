@@ -57,7 +57,7 @@ def _problem(*slugs: str, description: str | None = None) -> dict[str, Any]:
         "description": text,
         "content": {"application/problem+json": {"schema": "Problem", "example": example}},
     }
-    if "store-unavailable" in slugs or "too-many-requests" in slugs:
+    if {"store-unavailable", "too-many-requests", "sign-in-unavailable"} & set(slugs):
         response["headers"] = {
             "Retry-After": {"schema": {"type": "integer"}, "description": "Seconds."}
         }
@@ -426,6 +426,105 @@ def _rematch_path(spec: APISpec) -> None:
     )  # fmt: skip
 
 
+def _player_paths(spec: APISpec) -> None:
+    """Players: guests and accounts signed in with OpenID Connect (docs/accounts.md)."""
+    player: dict[str, list[str]] = {"playerToken": []}
+    player_id = {"name": "player_id", "in": "path", "required": True,
+                 "schema": {"type": "string", "pattern": f"^{GAME_ID_PATTERN.pattern}$"},
+                 "description": "A player's id (`player_id`)."}  # fmt: skip
+    spec.path(
+        path="/v1/sign-in",
+        operations={
+            "get": {
+                "operationId": "signInProvider",
+                "summary": "Where to sign in: the OpenID Connect issuer and client id",
+                "responses": {
+                    "200": _json("SignInProvider", "The provider this server accepts."),
+                    "404": _problem("no-sign-in"),
+                },
+            }
+        },
+    )
+    spec.path(
+        path="/v1/sessions",
+        operations={
+            "post": {
+                "operationId": "signIn",
+                "summary": "Sign in with an ID token: the account's player and a session token",
+                "description": "The ID token is checked against the issuer's published keys "
+                "(`GET /v1/sign-in`) and signs in once. The first sign-in of an account makes "
+                "its player; with a guest's token in `Authorization`, the guest becomes the "
+                "account's player, its games with it, and its guest token stops working. The "
+                "session token works as a guest's token does, everywhere a player's is asked.",
+                "security": [{}, player],
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": "SignInRequest"}},
+                },
+                "responses": {
+                    "201": _json("CreatedPlayer", "The account's player and a session token."),
+                    "400": MALFORMED,
+                    "401": _problem("sign-in-refused", "token-required"),
+                    "403": FORBIDDEN,
+                    "404": _problem("no-sign-in"),
+                    "409": _problem("account-taken"),
+                    "413": TOO_LARGE,
+                    "422": _problem("invalid-request", "invalid-body"),
+                    "429": RATE_LIMITED,
+                    "503": _problem("sign-in-unavailable", "store-unavailable"),
+                },
+            }
+        },
+    )
+    spec.path(
+        path="/v1/sessions/current",
+        operations={
+            "delete": {
+                "operationId": "signOut",
+                "summary": "Sign out: this session token stops working",
+                "security": [player],
+                "responses": {
+                    "204": {"description": "Signed out (a guest's token is the guest: kept)."},
+                    "401": _problem("token-required"),
+                    "403": FORBIDDEN,
+                    "503": UNAVAILABLE,
+                },
+            }
+        },
+    )
+    spec.path(
+        path="/v1/me",
+        operations={
+            "get": {
+                "operationId": "me",
+                "summary": "The player this token is for",
+                "security": [player],
+                "responses": {
+                    "200": _json("Me", "The player, as only its own token shows it."),
+                    "401": _problem("token-required"),
+                    "403": FORBIDDEN,
+                    "503": UNAVAILABLE,
+                },
+            }
+        },
+    )
+    spec.path(
+        path="/v1/players/{player_id}",
+        operations={
+            "get": {
+                "operationId": "playerProfile",
+                "summary": "A player's public profile",
+                "parameters": [player_id],
+                "responses": {
+                    "200": _json("PlayerProfile", "What anyone may see of the player."),
+                    "404": _problem("player-not-found"),
+                    "503": UNAVAILABLE,
+                },
+            }
+        },
+    )
+
+
 def _daily_paths(spec: APISpec) -> None:
     """Daily challenges: the day's deals, players, ranked attempts and leaderboards."""
     date = {"name": "date", "in": "path", "required": True,
@@ -492,7 +591,7 @@ def _daily_paths(spec: APISpec) -> None:
                         "CreatedGame", "The game, its seat token and view.", links=CREATED_LINKS
                     ),
                     "401": _problem("token-required"),
-                    "403": _problem("wrong-token"),
+                    "403": _problem("wrong-token", "sign-in-required"),
                     "404": _problem("daily-not-found"),
                     "409": _problem("already-played"),
                     "413": TOO_LARGE,
@@ -821,7 +920,12 @@ def build_spec() -> APISpec:
     )
     spec.components.security_scheme(
         "playerToken",
-        {"type": "http", "scheme": "bearer", "description": "A player's token (daily games)."},
+        {
+            "type": "http",
+            "scheme": "bearer",
+            "description": "A player's token: a guest's (`POST /v1/players`) or an account's "
+            "session token (`POST /v1/sessions`).",
+        },
     )
     _raw_components(spec)
     for schema in (
@@ -841,6 +945,10 @@ def build_spec() -> APISpec:
         schemas.DailyChallenges,
         schemas.CreatedPlayer,
         schemas.Leaderboard,
+        schemas.SignInRequest,
+        schemas.SignInProvider,
+        schemas.PlayerProfile,
+        schemas.Me,
     ):
         spec.components.schema(schema.__name__, schema=schema)
     variants = []
@@ -1226,6 +1334,7 @@ def build_spec() -> APISpec:
     )
     _record_paths(spec, game_example, first_move)
     _daily_paths(spec)
+    _player_paths(spec)
     spec.path(
         path="/openapi.yaml",
         operations={

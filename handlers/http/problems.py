@@ -17,6 +17,7 @@ from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from domain.errors import (
+    AccountTaken,
     AttemptExists,
     DailyClosed,
     DailyNotFound,
@@ -30,8 +31,13 @@ from domain.errors import (
     InvalidSeed,
     LogFull,
     NoRematch,
+    NoSignIn,
     NotYourTurn,
+    PlayerNotFound,
     SeatTaken,
+    SignInRefused,
+    SignInRequired,
+    SignInUnavailable,
     StaleVersion,
     StoreUnavailable,
     Unauthenticated,
@@ -80,8 +86,23 @@ KINDS: dict[str, ProblemKind] = _kinds(
     ProblemKind(401, "token-required", "Token required",
                 "No token was sent, or the Authorization header is not `Bearer <token>`.",
                 {"detail": "a move needs the seat's token"}),
+    ProblemKind(401, "sign-in-refused", "Sign-in refused",
+                "The ID token is not one to accept: unsigned or signed with a symmetric key, "
+                "by a key its issuer does not publish, for another audience or issuer, "
+                "expired, not yet valid, or used to sign in before.",
+                {"detail": "the ID token has expired: sign in again"}),
     ProblemKind(403, "wrong-token", "Not a token of this game",
                 "The token is not a token of a seat of this game."),
+    ProblemKind(403, "sign-in-required", "Sign in to rank",
+                "Where a sign-in provider is configured, today's ranked attempt is for "
+                "signed-in accounts, one per person; a guest may practise past days.",
+                {"detail": "today's ranked challenge is for signed-in players"}),
+    ProblemKind(404, "no-sign-in", "No sign-in here",
+                "This server has no sign-in provider configured: every player is a guest."),
+    ProblemKind(404, "player-not-found", "No such player", "No player has this id."),
+    ProblemKind(409, "account-taken", "Account taken",
+                "The account has a player already, so a guest cannot be attached to it (sign "
+                "in without the guest's token), or the guest is another account's player."),
     ProblemKind(404, "game-not-found", "No such game", "No game has this id.",
                 {"detail": "no game 'nope'"}),
     ProblemKind(404, "not-found", "Not Found", "No such route."),
@@ -158,6 +179,9 @@ KINDS: dict[str, ProblemKind] = _kinds(
                 "client address, of this game's spectators or of this seat: retry after "
                 "`Retry-After` seconds, or long-poll meanwhile.",
                 {"detail": "this game has as many open streams as it takes; retry later"}),
+    ProblemKind(503, "sign-in-unavailable", "Sign-in unavailable",
+                "The sign-in provider's keys could not be fetched: retry after `Retry-After` "
+                "seconds.", {"detail": "the sign-in provider cannot be reached; retry shortly"}),
     ProblemKind(503, "store-unavailable", "Temporarily unavailable",
                 "The store is throttling or failing: retry after `Retry-After` seconds.",
                 {"detail": "the game store is busy; retry shortly"}),
@@ -218,6 +242,25 @@ def problem_for(error: Exception) -> Problem:
         return Problem("already-played", str(error), game_id=error.game_id)
     if isinstance(error, GameNotFound):
         return Problem("game-not-found", str(error))
+    if isinstance(error, SignInRefused):
+        return Problem(
+            "sign-in-refused", str(error), {"WWW-Authenticate": 'Bearer realm="royal-court"'}
+        )
+    if isinstance(error, SignInRequired):
+        return Problem("sign-in-required", str(error))
+    if isinstance(error, NoSignIn):
+        return Problem("no-sign-in", str(error))
+    if isinstance(error, PlayerNotFound):
+        return Problem("player-not-found", str(error))
+    if isinstance(error, AccountTaken):
+        return Problem("account-taken", str(error))
+    if isinstance(error, SignInUnavailable):
+        log.warning("sign-in unavailable: %s", error)
+        return Problem(
+            "sign-in-unavailable",
+            "the sign-in provider cannot be reached; retry shortly",
+            {"Retry-After": str(error.retry_after)},
+        )
     if isinstance(error, Unauthenticated):
         return Problem(
             "token-required", str(error), {"WWW-Authenticate": 'Bearer realm="royal-court"'}

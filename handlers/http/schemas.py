@@ -470,6 +470,52 @@ class DailyChallenges(Schema):
     challenges = fields.List(fields.Nested(Challenge), required=True)
 
 
+class SignInRequest(StrictSchema):
+    id_token = fields.String(
+        required=True,
+        validate=validate.Length(min=1, max=8192),
+        metadata={
+            "description": "An OpenID Connect ID token from the provider `GET /v1/sign-in` "
+            "names, for its audience: signs in once (a token used before is refused)."
+        },
+    )
+    name = fields.String(
+        metadata={
+            "description": "A new account's name (the rules of `PlayerRequest.name`); "
+            "`Player` when left out. An account signed in before keeps its own, as does a "
+            "guest attached by its token.",
+            "example": "Anne",
+        },
+    )
+
+
+class SignInProvider(Schema):
+    issuer = fields.String(
+        required=True, metadata={"description": "The OpenID Connect issuer to sign in with."}
+    )
+    audience = fields.String(
+        required=True,
+        metadata={"description": "The client id (audience) its ID tokens must be issued for."},
+    )
+
+
+class PlayerProfile(Schema):
+    player_id = fields.String(required=True)
+    name = fields.String(required=True, metadata={"example": "Anne#1a2b3c4d"})
+    joined = fields.String(required=True, metadata={"description": "When it was made (UTC)."})
+    signed_in = fields.Boolean(
+        required=True,
+        metadata={"description": "An account's player (signed in), not a guest."},
+    )
+
+
+class Me(PlayerProfile):
+    sessions = fields.Integer(
+        required=True,
+        metadata={"description": "Devices signed in to the account (at most 8; 0 for a guest)."},
+    )
+
+
 class CreatedPlayer(Schema):
     player_id = fields.String(required=True)
     name = fields.String(required=True, metadata={"example": "Anne#1a2b3c4d"})

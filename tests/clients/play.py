@@ -8,7 +8,7 @@ with both seats, the second joined by invite, and against a bot), reads each fin
 log, record and a replay step, has the server verify the record, and plays a daily
 challenge. One JSON line per game on stdout; any surprise raises.
 
-    python tests/clients/play.py http://127.0.0.1:8000    # with the package importable
+    python tests/clients/play.py http://127.0.0.1:8000 ID_TOKEN  # the package importable
 """
 
 from __future__ import annotations
@@ -28,9 +28,12 @@ from royal_court_client.api.default import (
     join_seat,
     list_moves,
     list_rulesets,
+    me,
     play_move,
+    player_profile,
     read_game,
     replay_step,
+    sign_in,
     start_daily_game,
     verify_record,
 )
@@ -56,10 +59,12 @@ from royal_court_client.models import (
     JoinedSeat,
     JoinSeatBody,
     Leaderboard,
+    Me,
     MoveLog,
     MoveRequest,
     MoveResult,
     OwnEntry,
+    PlayerProfile,
     PlayerRequest,
     Record,
     ReplayStep,
@@ -72,6 +77,7 @@ from royal_court_client.models import (
     RulesetList,
     SeatRequest,
     SeatRequestPlayer,
+    SignInRequest,
     StartDailyGameRuleset,
     Undo,
     Verdict,
@@ -222,11 +228,19 @@ def play_two_seats(base_url: str, anyone: Client, ruleset: RulesetDescription) -
     report("bot", game, check_finished(seat, game))
 
 
-def play_daily(base_url: str, anyone: Client) -> None:
-    """A new player's ranked attempt at one of today's challenges, then its place on the
-    day's leaderboard."""
-    player = ok(create_player.sync(client=anyone, body=PlayerRequest(name="Pyclient")),
-                CreatedPlayer)  # fmt: skip
+def play_daily(base_url: str, anyone: Client, id_token: str) -> None:
+    """A guest signs in (an ID token from the test's issuer) and becomes the account's
+    player, reads itself and its public profile, then makes its ranked attempt at one of
+    today's challenges and finds its place on the day's leaderboard."""
+    guest = ok(create_player.sync(client=anyone, body=PlayerRequest(name="Pyclient")),
+               CreatedPlayer)  # fmt: skip
+    player = ok(sign_in.sync(client=seat_client(base_url, guest.token),
+                             body=SignInRequest(id_token=id_token)), CreatedPlayer)  # fmt: skip
+    assert player.player_id == guest.player_id, player
+    me_now = ok(me.sync(client=seat_client(base_url, player.token)), Me)
+    assert me_now.signed_in and me_now.sessions == 1 and me_now.name == guest.name, me_now
+    profile = ok(player_profile.sync(player.player_id, client=anyone), PlayerProfile)
+    assert profile.signed_in and profile.name == guest.name, profile
     today = ok(daily_challenges.sync("today", client=anyone), DailyChallenges)
     challenge = min(today.challenges, key=lambda c: (c.ruleset != "royal-assassin", c.ruleset))
     signed_in = seat_client(base_url, player.token)
@@ -253,7 +267,7 @@ def play_daily(base_url: str, anyone: Client) -> None:
     report("daily", game, None)
 
 
-def main(base_url: str) -> None:
+def main(base_url: str, id_token: str) -> None:
     anyone = Client(base_url=base_url, timeout=httpx.Timeout(60.0),
                     raise_on_unexpected_status=True)  # fmt: skip
     listed = ok(list_rulesets.sync(client=anyone), RulesetList)
@@ -262,8 +276,8 @@ def main(base_url: str) -> None:
             play_solitaire(base_url, anyone, ruleset)
         else:
             play_two_seats(base_url, anyone, ruleset)
-    play_daily(base_url, anyone)
+    play_daily(base_url, anyone, id_token)
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1], sys.argv[2])

@@ -180,10 +180,21 @@ async function playTwoSeats(baseUrl: string, anyone: Api, ruleset: RulesetDescri
   report("bot", game, await checkFinished(seat, game));
 }
 
-/** A new player's ranked attempt at one of today's challenges, then its place on the day's
- * leaderboard. */
-async function playDaily(baseUrl: string, anyone: Api): Promise<void> {
-  const player = await ok(anyone.POST("/v1/players", { body: { name: "Tsclient" } }));
+/** A guest signs in (an ID token from the test's issuer) and becomes the account's player,
+ * reads itself and its public profile, then makes its ranked attempt at one of today's
+ * challenges and finds its place on the day's leaderboard. */
+async function playDaily(baseUrl: string, anyone: Api, idToken: string): Promise<void> {
+  const guest = await ok(anyone.POST("/v1/players", { body: { name: "Tsclient" } }));
+  const player = await ok(
+    seatClient(baseUrl, guest.token).POST("/v1/sessions", { body: { id_token: idToken } }),
+  );
+  check(player.player_id === guest.player_id, JSON.stringify(player));
+  const me = await ok(seatClient(baseUrl, player.token).GET("/v1/me"));
+  check(me.signed_in && me.sessions === 1 && me.name === guest.name, JSON.stringify(me));
+  const profile = await ok(
+    anyone.GET("/v1/players/{player_id}", { params: { path: { player_id: player.player_id } } }),
+  );
+  check(profile.signed_in && profile.name === guest.name, JSON.stringify(profile));
   const today = await ok(anyone.GET("/v1/daily/{date}", { params: { path: { date: "today" } } }));
   const challenge =
     today.challenges.find((c) => c.ruleset === "royal-assassin") ?? today.challenges[0];
@@ -214,16 +225,18 @@ async function playDaily(baseUrl: string, anyone: Api): Promise<void> {
   report("daily", game, null);
 }
 
-async function main(baseUrl: string): Promise<void> {
+async function main(baseUrl: string, idToken: string): Promise<void> {
   const anyone = createClient<paths>({ baseUrl });
   const listed = await ok(anyone.GET("/v1/rulesets"));
   for (const ruleset of listed.rulesets) {
     if (ruleset.seats.max === 1) await playSolitaire(baseUrl, anyone, ruleset);
     else await playTwoSeats(baseUrl, anyone, ruleset);
   }
-  await playDaily(baseUrl, anyone);
+  await playDaily(baseUrl, anyone, idToken);
 }
 
-const baseUrl = process.argv[2];
-if (baseUrl === undefined) throw new Error("usage: node play.js BASE_URL");
-await main(baseUrl);
+const [baseUrl, idToken] = process.argv.slice(2);
+if (baseUrl === undefined || idToken === undefined) {
+  throw new Error("usage: node play.js BASE_URL ID_TOKEN");
+}
+await main(baseUrl, idToken);

@@ -7,7 +7,9 @@ openapi-typescript generates the types, tsc (strict) compiles tests/clients/play
 them and openapi-fetch, and node runs it (all pinned in tools/package.json). Each script plays
 every ruleset the server lists to the end (a solitaire; a game of two seats with both seats
 by invite, and against a bot), reads the log, the record and a replay step, has the record
-verified, and plays a daily challenge; it prints one JSON line per game.
+verified, signs a guest in (an ID token of the tests' own OpenID Connect issuer, which the
+server checks as it would a real provider's: tests/oidc_issuer.py), reads its profile and plays
+a daily challenge, ranked as the account's; it prints one JSON line per game.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ import pytest
 
 from domain.registry import GAMES
 from tests.e2e.test_e2e import server
+from tests.oidc_issuer import AUDIENCE, Issuer
 from tests.stores import ROOT, load_yaml, node_tools
 
 pytestmark = pytest.mark.long  # handed out first (tests/conftest.py)
@@ -80,14 +83,26 @@ def check_plays(output: str) -> list[dict[str, object]]:
 
 
 @pytest.fixture(scope="module")
-def base_url(tmp_path_factory):
-    """One `court serve` for both clients; its log in a file (a pipe would fill and stall it)."""
+def issuer():
+    running = Issuer()
+    yield running
+    running.close()
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory, issuer):
+    """One `court serve` for both clients, signing in with the tests' issuer; its log in a
+    file (a pipe would fill and stall it)."""
     folder = tmp_path_factory.mktemp("clients-server")
+    env = {"ROYAL_DAILY_SECRET": "generated-clients", "ROYAL_OIDC_ISSUER": issuer.url,
+           "ROYAL_OIDC_AUDIENCE": AUDIENCE}  # fmt: skip
     with (
         open(folder / "server.log", "w") as log,
-        server("--db", str(folder / "court.db"), "--workers", "1",
-               env={"ROYAL_DAILY_SECRET": "generated-clients"}, stderr=log) as (base, _),
-    ):  # fmt: skip
+        server("--db", str(folder / "court.db"), "--workers", "1", env=env, stderr=log) as (
+            base,
+            _,
+        ),
+    ):
         yield base
 
 
@@ -110,18 +125,19 @@ def generate_python_client(folder: Path) -> Path:
     return folder / PACKAGE
 
 
-def test_python_client_plays_every_game(base_url, tmp_path):
+def test_python_client_plays_every_game(base_url, issuer, tmp_path):
     generate_python_client(tmp_path)
     run(
         [VENV_BIN / "mypy", "--config-file", HERE / "mypy.ini", "--cache-dir", tmp_path / "mypy",
          HERE / "play.py", tmp_path / PACKAGE],
         tmp_path, MYPYPATH=str(tmp_path),
     )  # fmt: skip
-    output = run([sys.executable, HERE / "play.py", base_url], tmp_path, PYTHONPATH=str(tmp_path))
+    play = [sys.executable, HERE / "play.py", base_url, issuer.token("pyclient")]
+    output = run(play, tmp_path, PYTHONPATH=str(tmp_path))
     check_plays(output)
 
 
-def test_typescript_client_plays_every_game(base_url, tmp_path):
+def test_typescript_client_plays_every_game(base_url, issuer, tmp_path):
     node_tools()
     if not (NODE_BIN / "tsc").exists():
         pytest.fail("no TypeScript tools in tools/node_modules: run `make tools`")
@@ -133,7 +149,9 @@ def test_typescript_client_plays_every_game(base_url, tmp_path):
     # One strict compile that emits nothing on any error: `tsc --noEmit --strict`, then the
     # JavaScript for node. schema.ts is checked too (--skipLibCheck skips only .d.ts files).
     run([NODE_BIN / "tsc", *TSC, "--noEmitOnError", "--outDir", "out", "play.ts"], tmp_path)
-    output = run(["node", tmp_path / "out" / "play.js", base_url], tmp_path)
+    output = run(
+        ["node", tmp_path / "out" / "play.js", base_url, issuer.token("tsclient")], tmp_path
+    )
     check_plays(output)
 
 

@@ -33,6 +33,17 @@ BUDGET = {
         set(),
         {"PLAYER#<player>", "DAILY#<day>#{r}", "DAILY#<day>#{r}#TALLY#<k>"},
     ),
+    # Each in partitions of its own person: the account's pointer, its player, the token.
+    "account.first_sign_in": (
+        {"GetItem": 1, "PutItem": 1, "TransactWriteItems": 1, "UpdateItem": 1},
+        {"SIGNIN#<token>", "PLAYER#<player>", "ACCOUNT#<account>"},
+        {"ACCOUNT#<account>"},
+    ),
+    "account.sign_in": (
+        {"GetItem": 2, "PutItem": 1, "UpdateItem": 1},
+        {"SIGNIN#<token>", "PLAYER#<player>"},
+        {"ACCOUNT#<account>", "PLAYER#<player>"},
+    ),
 }
 
 

@@ -55,6 +55,9 @@ READ_ROUTES = {
     "/v1/games/<game_id>/events",
     "/v1/daily/<date>",
     "/v1/daily/<date>/<ruleset>/leaderboard",
+    "/v1/me",
+    "/v1/players/<player_id>",
+    "/v1/sign-in",
 }
 
 
@@ -173,6 +176,10 @@ class Court:
             "/v1/games/<game_id>/events": f"/v1/games/{gid}/events",
             "/v1/daily/<date>": f"/v1/daily/{day}",
             "/v1/daily/<date>/<ruleset>/leaderboard": f"/v1/daily/{day}/{DAILY}/leaderboard",
+            "/v1/me": "/v1/me",  # as whoever this requester is: a seat's token is refused
+            "/v1/players/<player_id>": "/v1/players/"
+            + (rng.choice(self.players).partition(".")[0] if self.players else "nobody"),
+            "/v1/sign-in": "/v1/sign-in",
         }[route]
         response = client.get(url, headers=headers)
         assert response.status_code < 500, (url, response.get_data(as_text=True)[:300])

@@ -249,6 +249,50 @@ def test_players_round_trip(store):
     assert store.load_player("p1") == anne and store.load_player("p2") is None
 
 
+def test_an_accounts_player_is_one_per_account_and_a_guest_attaches_once(store):
+    from domain.errors import AccountTaken
+    from domain.stored import PlayerRecord
+
+    at = "2026-11-22T00:00:00.000Z"
+    made = PlayerRecord("p1", "Anne#1a2b", "", at, "acct-a", ("s1",))
+    store.create_player(made)
+    assert store.load_player("p1") == made and store.load_account("acct-a") == "p1"
+    with pytest.raises(AccountTaken):  # a second first sign-in of the account: one player
+        store.create_player(PlayerRecord("p2", "Anne#3c4d", "", at, "acct-a"))
+    assert store.load_player("p2") is None and store.load_account("acct-b") is None
+    guest = PlayerRecord("p3", "Bob#5e6f", "ab" * 32, at)
+    store.create_player(guest)
+    with pytest.raises(AccountTaken):  # that account has its player
+        store.attach_account("p3", "acct-a")
+    assert store.load_player("p3") == guest
+    store.attach_account("p3", "acct-b")  # the guest's token goes: sessions stand for it
+    assert store.load_player("p3") == replace(guest, account="acct-b", token_hash="")
+    assert store.load_account("acct-b") == "p3"
+    with pytest.raises(AccountTaken):  # an account's player already
+        store.attach_account("p3", "acct-c")
+    assert store.load_account("acct-c") is None
+
+
+def test_sessions_are_replaced_only_as_they_were_read(store):
+    from domain.stored import PlayerRecord
+
+    store.create_player(PlayerRecord("p1", "Anne#1a2b", "", "2026-11-22T00:00:00.000Z", "a"))
+    assert store.save_sessions("p1", (), ("s1",))
+    assert not store.save_sessions("p1", (), ("s2",))  # another sign-in came first
+    assert store.save_sessions("p1", ("s1",), ("s2", "s1"))
+    assert store.load_player("p1").sessions == ("s2", "s1")
+    assert store.save_sessions("p1", ("s2", "s1"), ())  # signed out everywhere
+    assert store.load_player("p1").sessions == ()
+    assert not store.save_sessions("nobody", (), ("s1",))
+    assert store.load_player("nobody") is None
+
+
+def test_an_id_token_is_claimed_once(store):
+    assert store.claim_once("d" * 64, 1795305900)
+    assert not store.claim_once("d" * 64, 1795305900)
+    assert store.claim_once("e" * 64, 1795305900)
+
+
 def test_the_first_kept_daily_deal_wins(store):
     assert store.load_daily("2026-11-22", "royal-assassin") is None
     kept = store.save_daily(deal(seed="first"))

@@ -294,6 +294,94 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sign-in": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Where to sign in: the OpenID Connect issuer and client id */
+        get: operations["signInProvider"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sign in with an ID token: the account's player and a session token
+         * @description The ID token is checked against the issuer's published keys (`GET /v1/sign-in`) and signs in once. The first sign-in of an account makes its player; with a guest's token in `Authorization`, the guest becomes the account's player, its games with it, and its guest token stops working. The session token works as a guest's token does, everywhere a player's is asked.
+         */
+        post: operations["signIn"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sessions/current": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Sign out: this session token stops working */
+        delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The player this token is for */
+        get: operations["me"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/players/{player_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A player's public profile */
+        get: operations["playerProfile"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.yaml": {
         parameters: {
             query?: never;
@@ -1276,6 +1364,41 @@ export interface components {
             cursor: string | null;
             /** @description With a player's token: its own attempt, ranked or not yet. */
             you?: components["schemas"]["OwnEntry"];
+        };
+        SignInRequest: {
+            /** @description An OpenID Connect ID token from the provider `GET /v1/sign-in` names, for its audience: signs in once (a token used before is refused). */
+            id_token: string;
+            /**
+             * @description A new account's name (the rules of `PlayerRequest.name`); `Player` when left out. An account signed in before keeps its own, as does a guest attached by its token.
+             * @example Anne
+             */
+            name?: string;
+        };
+        SignInProvider: {
+            /** @description The OpenID Connect issuer to sign in with. */
+            issuer: string;
+            /** @description The client id (audience) its ID tokens must be issued for. */
+            audience: string;
+        };
+        PlayerProfile: {
+            player_id: string;
+            /** @example Anne#1a2b3c4d */
+            name: string;
+            /** @description When it was made (UTC). */
+            joined: string;
+            /** @description An account's player (signed in), not a guest. */
+            signed_in: boolean;
+        };
+        Me: {
+            player_id: string;
+            /** @example Anne#1a2b3c4d */
+            name: string;
+            /** @description When it was made (UTC). */
+            joined: string;
+            /** @description An account's player (signed in), not a guest. */
+            signed_in: boolean;
+            /** @description Devices signed in to the account (at most 8; 0 for a guest). */
+            sessions: number;
         };
         RoyalAssassinOptions: {
             /**
@@ -4296,7 +4419,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is not a token of a seat of this game. */
+            /** @description The token is not a token of a seat of this game. / Where a sign-in provider is configured, today's ranked attempt is for signed-in accounts, one per person; a guest may practise past days. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4511,6 +4634,422 @@ export interface operations {
                      *       "errors": {
                      *         "at": "at must be from 0 to 12"
                      *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is throttling or failing: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:store-unavailable",
+                     *       "title": "Temporarily unavailable",
+                     *       "status": 503,
+                     *       "detail": "the game store is busy; retry shortly"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    signInProvider: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The provider this server accepts. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SignInProvider"];
+                };
+            };
+            /** @description This server has no sign-in provider configured: every player is a guest. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:no-sign-in",
+                     *       "title": "No sign-in here",
+                     *       "status": 404
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    signIn: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SignInRequest"];
+            };
+        };
+        responses: {
+            /** @description The account's player and a session token. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedPlayer"];
+                };
+            };
+            /** @description The body is not JSON (or is empty). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Expecting value: line 1 column 1 (char 0)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The ID token is not one to accept: unsigned or signed with a symmetric key, by a key its issuer does not publish, for another audience or issuer, expired, not yet valid, or used to sign in before. / No token was sent, or the Authorization header is not `Bearer <token>`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:sign-in-refused",
+                     *       "title": "Sign-in refused",
+                     *       "status": 401,
+                     *       "detail": "the ID token has expired: sign in again"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token is not a token of a seat of this game. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:wrong-token",
+                     *       "title": "Not a token of this game",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description This server has no sign-in provider configured: every player is a guest. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:no-sign-in",
+                     *       "title": "No sign-in here",
+                     *       "status": 404
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The account has a player already, so a guest cannot be attached to it (sign in without the guest's token), or the guest is another account's player. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:account-taken",
+                     *       "title": "Account taken",
+                     *       "status": 409
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 16384 bytes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request the service refuses as it stands: `errors` names the field. / Unknown or mistyped fields: `errors` names each. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 422,
+                     *       "detail": "at must be from 0 to 12",
+                     *       "errors": {
+                     *         "at": "at must be from 0 to 12"
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:too-many-requests",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "at most 60 games a minute from one address; retry in 1 s"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The sign-in provider's keys could not be fetched: retry after `Retry-After` seconds. / The store is throttling or failing: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:sign-in-unavailable",
+                     *       "title": "Sign-in unavailable",
+                     *       "status": 503,
+                     *       "detail": "the sign-in provider cannot be reached; retry shortly"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out (a guest's token is the guest: kept). */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No token was sent, or the Authorization header is not `Bearer <token>`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:token-required",
+                     *       "title": "Token required",
+                     *       "status": 401,
+                     *       "detail": "a move needs the seat's token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token is not a token of a seat of this game. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:wrong-token",
+                     *       "title": "Not a token of this game",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is throttling or failing: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:store-unavailable",
+                     *       "title": "Temporarily unavailable",
+                     *       "status": 503,
+                     *       "detail": "the game store is busy; retry shortly"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The player, as only its own token shows it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description No token was sent, or the Authorization header is not `Bearer <token>`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:token-required",
+                     *       "title": "Token required",
+                     *       "status": 401,
+                     *       "detail": "a move needs the seat's token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token is not a token of a seat of this game. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:wrong-token",
+                     *       "title": "Not a token of this game",
+                     *       "status": 403
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is throttling or failing: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:store-unavailable",
+                     *       "title": "Temporarily unavailable",
+                     *       "status": 503,
+                     *       "detail": "the game store is busy; retry shortly"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    playerProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A player's id (`player_id`). */
+                player_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What anyone may see of the player. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PlayerProfile"];
+                };
+            };
+            /** @description No player has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:player-not-found",
+                     *       "title": "No such player",
+                     *       "status": 404
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

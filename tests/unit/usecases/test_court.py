@@ -58,10 +58,10 @@ def test_an_expired_game_is_gone_before_the_store_deletes_it(store, clock):
 
 
 def test_a_ranked_game_is_its_players_alone_until_midnight(court, store, clock):
-    from domain.usecases import daily
+    from domain.usecases import daily, players
 
     keep_deal(store, "2026-11-22", "royal-assassin")
-    player = daily.create_player(court, "Anne")
+    player = players.create_player(court, "Anne")
     ranked = daily.start_daily(court, "2026-11-22", "royal-assassin", player["token"])
     gid = ranked.game["id"]
     assert court.open(gid, ranked.token).seat == 0

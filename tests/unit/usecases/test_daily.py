@@ -3,7 +3,7 @@
 import pytest
 
 from domain.errors import AttemptExists, DailyNotFound, Forbidden, InvalidRequest, Unauthenticated
-from domain.usecases import daily, playing
+from domain.usecases import daily, players, playing
 from domain.usecases.court import Court
 from tests.api_helpers import counting_secrets
 from tests.unit.usecases.conftest import keep_deal
@@ -39,7 +39,7 @@ def test_one_ranked_attempt_per_player_and_a_seed_only_after_midnight(court, dea
         daily.start_daily(court, TODAY, "royal-assassin", None)
     with pytest.raises(Forbidden):
         daily.start_daily(court, TODAY, "royal-assassin", "nobody.secret")
-    player = daily.create_player(court, "Anne")
+    player = players.create_player(court, "Anne")
     ranked = daily.start_daily(court, TODAY, "royal-assassin", player["token"])
     assert ranked.game["daily"] == {"date": TODAY, "name": player["name"]}
     assert "seed" not in ranked.game and "undo" not in str(ranked.view["legal_moves"])
@@ -51,16 +51,16 @@ def test_one_ranked_attempt_per_player_and_a_seed_only_after_midnight(court, dea
 
 
 def test_the_leaderboard_ranks_finished_attempts_and_shows_your_place(court, dealt):
-    players = [daily.create_player(court, name) for name in ("Anne", "Bo")]
-    for player in players:
+    entrants = [players.create_player(court, name) for name in ("Anne", "Bo")]
+    for player in entrants:
         ranked = daily.start_daily(court, TODAY, "royal-assassin", player["token"])
         playing.play(court, ranked.game["id"], ranked.token, 0, {"type": "resign"})
-    late = daily.create_player(court, "Cy")
+    late = players.create_player(court, "Cy")
     board = daily.leaderboard(court, TODAY, "royal-assassin", 1, None, late["token"])
     assert [e["rank"] for e in board["entries"]] == [1] and board["cursor"]
     assert board["you"] == {"name": late["name"], "played": False}
     rest = daily.leaderboard(
-        court, TODAY, "royal-assassin", 1, board["cursor"], players[1]["token"]
+        court, TODAY, "royal-assassin", 1, board["cursor"], entrants[1]["token"]
     )
     # Both resigned at once: tied, they share first place, across the page break too.
     assert [e["rank"] for e in rest["entries"]] == [1] and rest["cursor"] is None
@@ -93,12 +93,12 @@ def test_a_process_reads_a_deal_once_and_todays_count_every_few_seconds(court, d
     count = lambda: next(c["players"] for c in daily.daily(court, TODAY)["challenges"]  # noqa: E731
                          if c["ruleset"] == "royal-assassin")  # fmt: skip
     assert count() == 0 and len(reads) == 3  # one read per solitaire
-    player = daily.create_player(court, "Anne")
+    player = players.create_player(court, "Anne")
     daily.start_daily(court, TODAY, "royal-assassin", player["token"])
     assert count() == 1 and len(reads) == 3  # its own start: counted, nothing read again
     elsewhere = Court(store, clock, counting_secrets(), b"use-case-daily-secret")  # a process
     daily.start_daily(
-        elsewhere, TODAY, "royal-assassin", daily.create_player(elsewhere, "Bo")["token"]
+        elsewhere, TODAY, "royal-assassin", players.create_player(elsewhere, "Bo")["token"]
     )
     before = len(reads)
     assert count() == 1 and len(reads) == before  # not seen here yet

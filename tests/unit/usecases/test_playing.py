@@ -12,7 +12,7 @@ from domain.errors import (
     StaleVersion,
     Unauthenticated,
 )
-from domain.usecases import daily, games, playing
+from domain.usecases import daily, games, players, playing
 from tests.unit.usecases.conftest import keep_deal
 
 RA, RAA = "royal-assassin", "royal-ace-assin"
@@ -74,7 +74,7 @@ def test_nothing_but_resign_past_the_log_cap_and_nothing_once_over(court, monkey
 
 def test_a_ranked_attempt_takes_no_move_after_its_day(court, store, clock):
     keep_deal(store, "2026-11-22", RA)
-    player = daily.create_player(court, "Anne")
+    player = players.create_player(court, "Anne")
     ranked = daily.start_daily(court, "2026-11-22", RA, player["token"])
     clock.now = "2026-11-23T00:00:00.000Z"
     with pytest.raises(DailyClosed):

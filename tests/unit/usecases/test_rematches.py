@@ -5,7 +5,7 @@ import pytest
 from domain.deal import seed_commitment
 from domain.errors import Forbidden, GameNotFound, NoRematch, SeatTaken, Unauthenticated
 from domain.stored import Seat
-from domain.usecases import daily, games, playing, rematches
+from domain.usecases import daily, games, players, playing, rematches
 from domain.usecases.court import Court, token_digest
 from tests.api_helpers import counting_secrets
 from tests.unit.usecases.conftest import keep_deal
@@ -127,7 +127,7 @@ def test_refusals_change_nothing(court, store, clock):
     with pytest.raises(GameNotFound):
         rematches.rematch(court, "nope", created.token)
     keep_deal(store, "2026-11-22", "royal-assassin")
-    player = daily.create_player(court, "Anne")
+    player = players.create_player(court, "Anne")
     ranked = daily.start_daily(court, "2026-11-22", "royal-assassin", player["token"])
     playing.play(court, ranked.game["id"], ranked.token, 0, RESIGN)
     counted = dict(store._records)

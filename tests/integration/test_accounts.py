@@ -1,0 +1,232 @@
+"""Accounts through the Flask app, signed in against a real OpenID Connect issuer served over
+HTTP (tests/oidc_issuer.py), never a stubbed verifier: every bad ID token is a 401, a ranked
+daily is one per account, a guest attaches to an account, sessions sign out (docs/accounts.md).
+"""
+
+import base64
+import json
+
+import pytest
+
+from domain.service import GameService
+from handlers.http.app import create_app
+from infra.oidc import REFETCH_SECONDS, OidcVerifier
+from infra.sqlite_store import SqliteStore
+from tests.api_helpers import SpecCheckedClient, counting_secrets
+from tests.oidc_issuer import AUDIENCE, Issuer, SigningKey
+
+TODAY = "2026-11-22"
+
+
+@pytest.fixture(scope="module")
+def issuer():
+    running = Issuer()
+    yield running
+    running.close()
+
+
+class Clock:
+    """The verifier's clock (key refetches), moved by the tests."""
+
+    def __init__(self):
+        self.now = 1_000_000.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def keys_clock():
+    return Clock()
+
+
+def app_for(store, identities, quick_deals=None):
+    clock = lambda: f"{TODAY}T10:00:00.000Z"  # noqa: E731
+    service = GameService(store, clock, counting_secrets(), b"secret", identities=identities)
+    app = create_app(service)
+    app.test_client_class = SpecCheckedClient
+    return app.test_client()
+
+
+@pytest.fixture
+def client(tmp_path, issuer, keys_clock, quick_deals):
+    verifier = OidcVerifier(issuer.url, AUDIENCE, clock=keys_clock)
+    return app_for(SqliteStore(str(tmp_path / "court.db")), verifier)
+
+
+def auth(token):
+    return {"Authorization": f"Bearer {token}"}
+
+
+def sign_in(client, id_token, guest=None, **body):
+    return client.post("/v1/sessions", json={"id_token": id_token, **body},
+                       headers=auth(guest) if guest else {})  # fmt: skip
+
+
+def test_a_person_signs_in_and_is_the_same_player_on_every_device(client, issuer):
+    assert client.get("/v1/sign-in").json == {"issuer": issuer.url, "audience": AUDIENCE}
+    first = sign_in(client, issuer.token("alice"), name="Alice")
+    assert first.status_code == 201, first.json
+    assert first.json["name"].startswith("Alice#")
+    again = sign_in(client, issuer.token("alice"), name="Someone else")
+    assert again.status_code == 201
+    assert again.json["player_id"] == first.json["player_id"]
+    assert again.json["name"] == first.json["name"]  # an account keeps its own name
+    for created in (first, again):  # two devices, two sessions, both good
+        me = client.get("/v1/me", headers=auth(created.json["token"]))
+        assert me.status_code == 200 and me.json["signed_in"] is True and me.json["sessions"] == 2
+    public = client.get(f"/v1/players/{first.json['player_id']}").json
+    assert public == {"player_id": first.json["player_id"], "name": first.json["name"],
+                      "joined": "2026-11-22T10:00:00.000Z", "signed_in": True}  # fmt: skip
+    other = sign_in(client, issuer.token("bob"))
+    assert other.status_code == 201 and other.json["player_id"] != first.json["player_id"]
+    assert other.json["name"].startswith("Player#")
+    assert client.get("/v1/players/nobody").status_code == 404
+
+
+def test_every_bad_id_token_is_refused_with_a_401_and_changes_nothing(client, issuer):
+    outsider = SigningKey()  # a key the issuer does not publish
+    used = issuer.token("carol")
+    assert sign_in(client, used).status_code == 201
+    bad = {
+        "expired": issuer.token("dave", exp=1_000_000, iat=999_000),
+        "not yet valid": issuer.token("dave", nbf=4_000_000_000),
+        "wrong audience": issuer.token("dave", aud="someone-elses-app"),
+        "several audiences, not this one as azp": issuer.token(
+            "dave", aud=[AUDIENCE, "other"], azp="other"
+        ),
+        "wrong issuer": issuer.token("dave", iss="https://evil.example"),
+        "unsigned (alg none)": issuer.unsigned("dave"),
+        "HS256 keyed with the public key": issuer.signed_with_public_key_as_secret("dave"),
+        "a key the issuer does not publish": issuer.token("dave", key=outsider),
+        "a tampered payload": _tampered(issuer.token("dave")),
+        "no subject": issuer.token(None),
+        "no expiry": issuer.token("dave", exp=None),
+        "replayed": used,
+        "not a JWT": "not-a-jwt",
+    }
+    for why, token in bad.items():
+        r = sign_in(client, token)
+        assert r.status_code == 401, (why, r.json)
+        assert r.json["type"] == "urn:royal-court:problem:sign-in-refused", why
+        assert r.headers["WWW-Authenticate"].startswith("Bearer"), why
+    # nothing was made by any of them: dave has no player, and his good token signs in once
+    made = sign_in(client, issuer.token("dave"))
+    assert made.status_code == 201
+    assert client.get("/v1/me", headers=auth(made.json["token"])).json["sessions"] == 1
+    assert sign_in(client, "x" * 9000).status_code == 422  # past the documented length
+
+
+def _tampered(token):
+    head, body, signature = token.split(".")
+    claims = json.loads(base64.urlsafe_b64decode(body + "=" * (-len(body) % 4)))
+    claims["sub"] = "mallory"
+    forged = base64.urlsafe_b64encode(json.dumps(claims).encode()).rstrip(b"=").decode()
+    return f"{head}.{forged}.{signature}"
+
+
+def test_keys_are_fetched_again_when_the_issuer_rotates_them_but_not_for_made_up_ones(
+    client, issuer, keys_clock
+):
+    assert sign_in(client, issuer.token("erin")).status_code == 201
+    fetched = issuer.fetches
+    outsider = SigningKey()
+    for n in range(20):  # made-up key ids: refused, and no fetch for each
+        outsider.kid = f"made-up-{n}"
+        assert sign_in(client, issuer.token("erin", key=outsider)).status_code == 401
+    assert issuer.fetches == fetched
+    rotated = SigningKey()
+    issuer.published.append(rotated)
+    try:
+        keys_clock.now += REFETCH_SECONDS  # a minute on: an unknown key fetches them again
+        assert sign_in(client, issuer.token("erin", key=rotated)).status_code == 201
+        assert issuer.fetches == fetched + 1
+    finally:
+        issuer.published.remove(rotated)
+
+
+def test_todays_ranked_daily_is_one_per_account_and_not_for_guests(client, issuer):
+    guest = client.post("/v1/players", json={"name": "Guest"}).json
+    r = client.post(f"/v1/daily/{TODAY}/royal-assassin/games", headers=auth(guest["token"]))
+    assert r.status_code == 403 and r.json["type"].endswith(":sign-in-required")
+    alice = sign_in(client, issuer.token("alice")).json
+    bob = sign_in(client, issuer.token("bob")).json
+    first = client.post(f"/v1/daily/{TODAY}/royal-assassin/games", headers=auth(alice["token"]))
+    assert first.status_code == 201, first.json
+    # the same person on another device is the same account: no second attempt
+    again = sign_in(client, issuer.token("alice")).json
+    second = client.post(f"/v1/daily/{TODAY}/royal-assassin/games", headers=auth(again["token"]))
+    assert second.status_code == 409 and second.json["game_id"] == first.json["game"]["id"]
+    # another person ranks on their own
+    other = client.post(f"/v1/daily/{TODAY}/royal-assassin/games", headers=auth(bob["token"]))
+    assert other.status_code == 201
+
+
+def test_a_guest_attaches_to_an_account_and_its_guest_token_then_stops(client, issuer):
+    guest = client.post("/v1/players", json={"name": "Gus"}).json
+    signed = sign_in(client, issuer.token("gus"), guest=guest["token"])
+    assert signed.status_code == 201, signed.json
+    assert signed.json["player_id"] == guest["player_id"] and signed.json["name"] == guest["name"]
+    assert client.get("/v1/me", headers=auth(signed.json["token"])).json["signed_in"] is True
+    assert client.get("/v1/me", headers=auth(guest["token"])).status_code == 403
+    # a guest cannot join an account that has its player
+    other = client.post("/v1/players", json={"name": "Other"}).json
+    taken = sign_in(client, issuer.token("gus"), guest=other["token"])
+    assert taken.status_code == 409 and taken.json["type"].endswith(":account-taken")
+    assert client.get("/v1/me", headers=auth(other["token"])).json["signed_in"] is False
+
+
+def test_signing_out_ends_that_session_only_and_sessions_are_bounded(client, issuer):
+    tokens = [sign_in(client, issuer.token("hana")).json["token"] for _ in range(9)]
+    assert client.get("/v1/me", headers=auth(tokens[0])).status_code == 403  # the oldest went
+    assert client.get("/v1/me", headers=auth(tokens[-1])).json["sessions"] == 8
+    assert client.delete("/v1/sessions/current", headers=auth(tokens[-1])).status_code == 204
+    assert client.get("/v1/me", headers=auth(tokens[-1])).status_code == 403
+    assert client.get("/v1/me", headers=auth(tokens[-2])).json["sessions"] == 7
+    assert client.delete("/v1/sessions/current").status_code == 401
+
+
+def test_without_a_provider_there_is_no_sign_in_and_guests_rank(tmp_path, quick_deals):
+    client = app_for(SqliteStore(str(tmp_path / "court.db")), None)
+    assert client.get("/v1/sign-in").status_code == 404
+    r = sign_in(client, "anything")
+    assert r.status_code == 404 and r.json["type"].endswith(":no-sign-in")
+    guest = client.post("/v1/players", json={"name": "Guest"}).json
+    ranked = client.post(f"/v1/daily/{TODAY}/royal-assassin/games", headers=auth(guest["token"]))
+    assert ranked.status_code == 201
+
+
+def test_an_unreachable_provider_is_a_503_to_retry(tmp_path):
+    gone = Issuer()
+    gone.close()  # nothing listens there any more
+    client = app_for(SqliteStore(str(tmp_path / "court.db")), OidcVerifier(gone.url, AUDIENCE))
+    r = sign_in(client, gone.token("ivy"))
+    assert r.status_code == 503 and int(r.headers["Retry-After"]) > 0
+    assert r.json["type"].endswith(":sign-in-unavailable") and gone.url not in r.json["detail"]
+
+
+def test_first_sign_ins_of_one_account_at_once_make_one_player_and_lose_no_session(
+    tmp_path, issuer, quick_deals
+):
+    import threading
+
+    verifier = OidcVerifier(issuer.url, AUDIENCE)
+    store = SqliteStore(str(tmp_path / "court.db"))
+    tokens = [issuer.token("zoe") for _ in range(6)]
+    answers: list = []
+
+    def one(id_token):
+        client = app_for(store, verifier)  # a client (and app) per thread, one store
+        answers.append(sign_in(client, id_token))
+
+    threads = [threading.Thread(target=one, args=(t,)) for t in tokens]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [a.status_code for a in answers] == [201] * 6
+    assert len({a.json["player_id"] for a in answers}) == 1
+    client = app_for(store, verifier)
+    for answer in answers:  # six devices, six sessions: none lost to a race
+        me = client.get("/v1/me", headers=auth(answer.json["token"]))
+        assert me.status_code == 200 and me.json["sessions"] == 6
