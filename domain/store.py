@@ -123,6 +123,10 @@ class DailyPort(Protocol):
         """The player's ranked attempt, if any: its game id and, once it is finished, its
         place on the board (written with the finishing move)."""
 
+    def attempts_of(self, player_id: str, since: str) -> list[tuple[str, str, Attempt]]:
+        """(date, ruleset, attempt) of each of the player's ranked attempts of `since` (an ISO
+        date) or later, in any order: one Query of the player's own partition on DynamoDB."""
+
 
 class LeaderboardPort(Protocol):
     """The days' boards, read (entries are written by the finishing move: `GamePort.append`)."""

@@ -752,6 +752,30 @@ class DynamoStore:
         entry = entry_from_text(item["entry"]["S"]) if "entry" in item else None
         return Attempt(item["game_id"]["S"], entry)
 
+    def attempts_of(self, player_id: str, since: str) -> list[tuple[str, str, Attempt]]:
+        """The attempt items of the player's partition from `since` on (about 100 bytes each:
+        a year of three daily rulesets is one page), strongly consistent as every read here."""
+        found: list[tuple[str, str, Attempt]] = []
+        kwargs: dict[str, Any] = {
+            "TableName": self.table,
+            "KeyConditionExpression": "pk = :pk AND sk BETWEEN :from AND :to",
+            "ExpressionAttributeValues": {
+                ":pk": {"S": f"PLAYER#{player_id}"},
+                ":from": {"S": f"ATTEMPT#{since}"},
+                ":to": {"S": "ATTEMPT#~"},
+            },
+            "ConsistentRead": True,
+        }
+        while True:
+            page = self._call("query", **kwargs)
+            for item in page["Items"]:
+                _, date, ruleset = item["sk"]["S"].split("#", 2)
+                entry = entry_from_text(item["entry"]["S"]) if "entry" in item else None
+                found.append((date, ruleset, Attempt(item["game_id"]["S"], entry)))
+            if "LastEvaluatedKey" not in page:
+                return found
+            kwargs["ExclusiveStartKey"] = page["LastEvaluatedKey"]
+
     def _board(self, date: str, ruleset: str, shard: int) -> str:
         base = f"DAILY#{date}#{ruleset}"
         return base if self.shards == 1 else f"{base}#{shard}"

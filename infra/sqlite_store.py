@@ -516,6 +516,21 @@ class SqliteStore:
         found = _games(self._connection(), "WHERE id = ?", (rows[0][0],)).fetchone()
         return Attempt(rows[0][0], None if found is None else ranked_entry(game_record(found)))
 
+    def attempts_of(self, player_id: str, since: str) -> list[tuple[str, str, Attempt]]:
+        try:
+            rows = _games(self._connection(),
+                          "WHERE id IN (SELECT game_id FROM attempts WHERE player_id = ? "
+                          "AND date >= ?)", (player_id, since)).fetchall()  # fmt: skip
+        except sqlite3.OperationalError as e:
+            raise StoreUnavailable(f"sqlite: {e}") from e
+        found = []
+        for row in rows:
+            record = game_record(row)
+            if record.daily is not None:
+                entry = ranked_entry(record)
+                found.append((record.daily.date, record.ruleset, Attempt(record.id, entry)))
+        return found
+
     def leaderboard(
         self, date: str, ruleset: str, limit: int, after: str | None
     ) -> list[LeaderboardEntry]:

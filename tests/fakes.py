@@ -230,6 +230,12 @@ class InMemoryStore:
             entry = next((e for e in self._board if e.game_id == game_id), None)
         return Attempt(game_id, entry)
 
+    def attempts_of(self, player_id: str, since: str) -> list[tuple[str, str, Attempt]]:
+        with self._lock:
+            mine = [(d, r, g) for (d, r, p), g in self._attempts.items()
+                    if p == player_id and d >= since]  # fmt: skip
+        return [(d, r, self.load_attempt(d, r, player_id) or Attempt(g)) for d, r, g in mine]
+
     def leaderboard(
         self, date: str, ruleset: str, limit: int, after: str | None
     ) -> list[LeaderboardEntry]:

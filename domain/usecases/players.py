@@ -24,7 +24,9 @@ from domain.errors import (
 )
 from domain.identity import Identity
 from domain.names import display_name
+from domain.registry import GAMES
 from domain.stored import PlayerRecord
+from domain.streaks import daily_statistics, since
 from domain.usecases.court import GAME_ID, Court, token_digest
 
 MAX_SESSIONS = 8
@@ -153,24 +155,28 @@ def sign_out(court: Court, token: str | None) -> None:
 def me(court: Court, token: str | None) -> Json:
     """The player a token is for, as only that player sees it."""
     player = player_of(court, token)
-    return _public(player) | {"sessions": len(player.sessions)}
+    return _public(court, player) | {"sessions": len(player.sessions)}
 
 
 def profile(court: Court, player_id: str) -> Json:
-    """What anyone may see of a player: its name, when it joined, and whether it is an
-    account's (signed in) or a guest."""
+    """What anyone may see of a player: its name, when it joined, whether it is an account's
+    (signed in) or a guest, and its daily statistics (domain/streaks.py)."""
     player = court.players.load_player(player_id) if GAME_ID.fullmatch(player_id) else None
     if player is None:
         raise PlayerNotFound(f"no player {player_id[:80]!r}")
-    return _public(player)
+    return _public(court, player)
 
 
-def _public(player: PlayerRecord) -> Json:
+def _public(court: Court, player: PlayerRecord) -> Json:
+    today = court.today()
+    attempts = court.deals.attempts_of(player.id, since(today))
+    solitaires = [g.id for g in GAMES.values() if g.ruleset.max_seats == 1]
     return {
         "player_id": player.id,
         "name": player.name,
         "joined": player.created_at,
         "signed_in": player.account is not None,
+        "dailies": daily_statistics(solitaires, attempts, today),
     }
 
 

@@ -803,8 +803,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--costly-reads-per-minute",
         type=float,
         default=limits.COSTLY_READS_PER_MINUTE,
-        help="records, replay steps and verifications one client address may ask for a minute, "
-        "per worker (0: no limit; default 300)",
+        help="records, replay steps, verifications and profiles one client address may ask "
+        "for a minute, per worker (0: no limit; default 300)",
     )
     p.add_argument(
         "--idle-timeout",

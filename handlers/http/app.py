@@ -276,7 +276,7 @@ def create_app(
     players_limit = RateLimiter(players_per_minute) if players_per_minute > 0 else None
     moves_limit = RateLimiter(moves_per_minute) if moves_per_minute > 0 else None
     costly_limit = RateLimiter(costly_reads_per_minute) if costly_reads_per_minute > 0 else None
-    costly = "records, replay steps and verifications"
+    costly = "records, replay steps, verifications and profiles"
     # Registered before flask-cors's own hook, so it runs after it (Flask runs them in
     # reverse) and sees its `Vary: Origin`.
     app.after_request(_api_headers)
@@ -527,6 +527,7 @@ def create_app(
 
     @app.get("/v1/players/<player_id>")
     def player_profile(player_id: str) -> Response:
+        _limited(costly_limit, costly)  # a year of the player's attempts read
         return _json(service.profile(player_id))
 
     @app.post("/v1/daily/<date>/<ruleset>/games")

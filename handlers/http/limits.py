@@ -25,7 +25,7 @@ PLAYERS_PER_MINUTE = 10
 MOVES_PER_MINUTE = 600
 """... of moves one address may make, per worker (each a row kept as long as its game)."""
 COSTLY_READS_PER_MINUTE = 300
-"""... of records, replay steps and verifications one address may ask for, per worker."""
+"""... of records, replay steps, verifications and profiles one address may ask for, per worker."""
 MAX_CLIENTS = 10_000
 """Buckets kept at most per limit (least recently used out): a few hundred kilobytes. A bucket
 left out is one that has not been used for the longest time, most likely full again anyway."""

@@ -75,7 +75,7 @@ UNAVAILABLE = _problem("store-unavailable")
 RATE_LIMITED = _problem(
     "too-many-requests",
     description="`court serve` only: this client address made too many requests of this kind "
-    "lately (creating games or players, moves, records, replay steps, verifications: "
+    "lately (creating games or players, moves, records, replay steps, verifications, profiles: "
     "per-client limits, docs/api.md). Retry after `Retry-After` seconds.",
 )
 NOT_FOUND = _problem("game-not-found")
@@ -518,6 +518,7 @@ def _player_paths(spec: APISpec) -> None:
                 "responses": {
                     "200": _json("PlayerProfile", "What anyone may see of the player."),
                     "404": _problem("player-not-found"),
+                    "429": RATE_LIMITED,
                     "503": UNAVAILABLE,
                 },
             }

@@ -499,6 +499,27 @@ class SignInProvider(Schema):
     )
 
 
+class DailyStatistics(Schema):
+    ruleset = fields.String(required=True, metadata={"description": "A solitaire."})
+    played = fields.Integer(required=True, metadata={"description": "Ranked attempts started."})
+    won = fields.Integer(required=True)
+    lost = fields.Integer(required=True)
+    best_score = fields.Integer(
+        required=True, allow_none=True, metadata={"description": "None until one is finished."}
+    )
+    current_streak = fields.Integer(
+        required=True,
+        metadata={"description": "Days in a row with the ranked attempt finished, ending today "
+                  "or (today's not finished yet) yesterday."},
+    )  # fmt: skip
+    best_streak = fields.Integer(required=True)
+    badges = fields.List(
+        fields.String(),
+        required=True,
+        metadata={"description": "`streak-N`: N days in a row (3, 7, 30, 100, 365)."},
+    )
+
+
 class PlayerProfile(Schema):
     player_id = fields.String(required=True)
     name = fields.String(required=True, metadata={"example": "Anne#1a2b3c4d"})
@@ -506,6 +527,11 @@ class PlayerProfile(Schema):
     signed_in = fields.Boolean(
         required=True,
         metadata={"description": "An account's player (signed in), not a guest."},
+    )
+    dailies = fields.List(
+        fields.Nested(DailyStatistics),
+        required=True,
+        metadata={"description": "Each solitaire's daily statistics over the last 366 days."},
     )
 
 

@@ -40,8 +40,7 @@ def keys_clock():
     return Clock()
 
 
-def app_for(store, identities, quick_deals=None):
-    clock = lambda: f"{TODAY}T10:00:00.000Z"  # noqa: E731
+def app_for(store, identities, clock=lambda: f"{TODAY}T10:00:00.000Z"):
     service = GameService(store, clock, counting_secrets(), b"secret", identities=identities)
     app = create_app(service)
     app.test_client_class = SpecCheckedClient
@@ -76,8 +75,10 @@ def test_a_person_signs_in_and_is_the_same_player_on_every_device(client, issuer
         me = client.get("/v1/me", headers=auth(created.json["token"]))
         assert me.status_code == 200 and me.json["signed_in"] is True and me.json["sessions"] == 2
     public = client.get(f"/v1/players/{first.json['player_id']}").json
-    assert public == {"player_id": first.json["player_id"], "name": first.json["name"],
-                      "joined": "2026-11-22T10:00:00.000Z", "signed_in": True}  # fmt: skip
+    assert {k: public[k] for k in ("player_id", "name", "joined", "signed_in")} == {
+        "player_id": first.json["player_id"], "name": first.json["name"],
+        "joined": "2026-11-22T10:00:00.000Z", "signed_in": True}  # fmt: skip
+    assert all(row["played"] == 0 for row in public["dailies"])
     other = sign_in(client, issuer.token("bob"))
     assert other.status_code == 201 and other.json["player_id"] != first.json["player_id"]
     assert other.json["name"].startswith("Player#")
@@ -230,3 +231,34 @@ def test_first_sign_ins_of_one_account_at_once_make_one_player_and_lose_no_sessi
     for answer in answers:  # six devices, six sessions: none lost to a race
         me = client.get("/v1/me", headers=auth(answer.json["token"]))
         assert me.status_code == 200 and me.json["sessions"] == 6
+
+
+def test_a_profile_counts_each_solitaires_dailies_and_the_streak_of_days(
+    tmp_path, issuer, quick_deals
+):
+    now = {"day": "2026-11-20"}
+    store = SqliteStore(str(tmp_path / "court.db"))
+    client = app_for(store, OidcVerifier(issuer.url, AUDIENCE),
+                     clock=lambda: f"{now['day']}T10:00:00.000Z")  # fmt: skip
+    player = sign_in(client, issuer.token("sam")).json
+    for day in ("2026-11-20", "2026-11-21", "2026-11-22"):
+        now["day"] = day
+        started = client.post(f"/v1/daily/{day}/royal-assassin/games",
+                              headers=auth(player["token"])).json  # fmt: skip
+        if day != "2026-11-22":  # today's is left unfinished: it breaks no streak yet
+            gid = started["game"]["id"]
+            done = client.post(f"/v1/games/{gid}/moves", headers=auth(started["token"]),
+                               json={"version": 0, "move": {"type": "resign"}})  # fmt: skip
+            assert done.status_code == 201, done.json
+    public = client.get(f"/v1/players/{player['player_id']}").json
+    mine = client.get("/v1/me", headers=auth(player["token"])).json
+    assert mine["dailies"] == public["dailies"]
+    row = next(r for r in public["dailies"] if r["ruleset"] == "royal-assassin")
+    assert (row["played"], row["won"], row["lost"]) == (3, 0, 2)
+    assert (row["current_streak"], row["best_streak"], row["badges"]) == (2, 2, [])
+    now["day"] = "2026-11-24"  # a whole day missed: the streak is over, the best stays
+    row = next(r for r in client.get(f"/v1/players/{player['player_id']}").json["dailies"]
+               if r["ruleset"] == "royal-assassin")  # fmt: skip
+    assert (row["current_streak"], row["best_streak"]) == (0, 2)
+    others = [r for r in public["dailies"] if r["ruleset"] != "royal-assassin"]
+    assert others and all(r["played"] == 0 and r["best_score"] is None for r in others)

@@ -403,6 +403,30 @@ def test_a_finished_attempt_carries_its_entry(store):
     assert store.load_attempt("2026-11-22", "royal-assassin", "p-g1") == Attempt("g1", entry)
 
 
+def test_a_players_attempts_come_back_from_a_day_on_with_their_entries(store):
+    """A profile's statistics read the player's attempts in one go (one Query on DynamoDB)."""
+    from domain.daily import board_entry as domain_board_entry
+    from domain.stored import Attempt
+
+    for day in ("2026-11-20", "2026-11-21", "2026-11-22"):
+        store.save_daily(deal(date=day))
+        daily = DailyAttempt(day, "p1", "Anne#1a2b")
+        store.create_attempt(day, "p1", record(f"g{day}", daily=daily))
+    other = DailyAttempt("2026-11-22", "p2", "Bo#3c4d")
+    store.create_attempt("2026-11-22", "p2", record("g-other", daily=other))
+    outcome = {"result": "won", "score": 60}
+    daily = DailyAttempt("2026-11-21", "p1", "Anne#1a2b")
+    entry = domain_board_entry(daily, "royal-assassin", "g2026-11-21", outcome, 1, FINISHED_AT)
+    store.append("g2026-11-21", 0, event(1), Finish("won", outcome, FINISHED_AT,
+                                                     "royal-assassin", entry))  # fmt: skip
+    found = sorted(store.attempts_of("p1", "2026-11-21"))
+    assert found == [
+        ("2026-11-21", "royal-assassin", Attempt("g2026-11-21", entry)),
+        ("2026-11-22", "royal-assassin", Attempt("g2026-11-22")),
+    ]
+    assert store.attempts_of("p3", "2026-11-01") == []
+
+
 def test_a_conflicting_finish_writes_no_entry(store):
     first = board_key("lost", 1, 1, "g1")
     finish_with_entry(store, "g1", first)

@@ -1380,6 +1380,21 @@ export interface components {
             /** @description The client id (audience) its ID tokens must be issued for. */
             audience: string;
         };
+        DailyStatistics: {
+            /** @description A solitaire. */
+            ruleset: string;
+            /** @description Ranked attempts started. */
+            played: number;
+            won: number;
+            lost: number;
+            /** @description None until one is finished. */
+            best_score: number | null;
+            /** @description Days in a row with the ranked attempt finished, ending today or (today's not finished yet) yesterday. */
+            current_streak: number;
+            best_streak: number;
+            /** @description `streak-N`: N days in a row (3, 7, 30, 100, 365). */
+            badges: string[];
+        };
         PlayerProfile: {
             player_id: string;
             /** @example Anne#1a2b3c4d */
@@ -1388,6 +1403,8 @@ export interface components {
             joined: string;
             /** @description An account's player (signed in), not a guest. */
             signed_in: boolean;
+            /** @description Each solitaire's daily statistics over the last 366 days. */
+            dailies: components["schemas"]["DailyStatistics"][];
         };
         Me: {
             player_id: string;
@@ -1397,6 +1414,8 @@ export interface components {
             joined: string;
             /** @description An account's player (signed in), not a guest. */
             signed_in: boolean;
+            /** @description Each solitaire's daily statistics over the last 366 days. */
+            dailies: components["schemas"]["DailyStatistics"][];
             /** @description Devices signed in to the account (at most 8; 0 for a guest). */
             sessions: number;
         };
@@ -2475,7 +2494,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
+            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications, profiles: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds. */
@@ -3255,7 +3274,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
+            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications, profiles: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds. */
@@ -3704,7 +3723,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
+            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications, profiles: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds. */
@@ -3864,7 +3883,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
+            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications, profiles: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds. */
@@ -4025,7 +4044,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
+            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications, profiles: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds. */
@@ -4140,7 +4159,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
+            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications, profiles: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds. */
@@ -4339,7 +4358,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
+            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications, profiles: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds. */
@@ -4503,7 +4522,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
+            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications, profiles: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds. */
@@ -4836,7 +4855,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
+            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications, profiles: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
             429: {
                 headers: {
                     /** @description Seconds. */
@@ -5050,6 +5069,25 @@ export interface operations {
                      *       "type": "urn:royal-court:problem:player-not-found",
                      *       "title": "No such player",
                      *       "status": 404
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications, profiles: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:too-many-requests",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "at most 60 games a minute from one address; retry in 1 s"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
