@@ -180,7 +180,7 @@ def leaderboard(
             {"key": page[limit - 1].key, "rank": str(position + limit), "shown": str(shown)}
         )
     out: Json = {"date": day, "ruleset": game.id, "over": over, "entries": entries,
-                 "cursor": next_cursor}  # fmt: skip
+                 "verified": court.identities is not None, "cursor": next_cursor}  # fmt: skip
     if player_token is not None:
         out["you"] = own_entry(court, day, game.id, player_of(court, player_token))
     return out
@@ -200,6 +200,7 @@ def entry_json(entry: LeaderboardEntry, rank: int) -> Json:
     return {
         "rank": rank,
         "name": entry.name,
+        "player_id": entry.player_id,
         "result": entry.result,
         "score": entry.score,
         "moves": entry.moves,

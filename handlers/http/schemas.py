@@ -560,6 +560,9 @@ class BoardEntry(Schema):
         },
     )
     name = fields.String(required=True)
+    player_id = fields.String(
+        required=True, metadata={"description": "Its player's profile: `GET /v1/players/{id}`."}
+    )
     result = fields.String(required=True, metadata={"x-enum": "results"})
     score = fields.Integer(required=True)
     moves = fields.Integer(required=True)
@@ -573,6 +576,12 @@ class Leaderboard(Schema):
     ruleset = fields.String(required=True)
     over = fields.Boolean(required=True)
     entries = fields.List(fields.Nested(BoardEntry), required=True)
+    verified = fields.Boolean(
+        required=True,
+        metadata={"description": "Its players signed in with the server's provider, one "
+                  "attempt per account; false where none is configured: its players are "
+                  "guests, unverified (docs/accounts.md)."},
+    )  # fmt: skip
     cursor = fields.String(required=True, allow_none=True)
     you = fields.Nested(
         lambda: OwnEntry(),
@@ -585,6 +594,7 @@ class OwnEntry(Schema):
     (`finished` false, with its `game_id`), or finished (its board entry, ranked)."""
 
     name = fields.String(required=True)
+    player_id = fields.String(metadata={"description": "Once finished, as on the board."})
     played = fields.Boolean(required=True)
     finished = fields.Boolean(metadata={"description": "Present once played."})
     game_id = fields.String(metadata={"description": "Present once played."})

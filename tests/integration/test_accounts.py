@@ -161,6 +161,12 @@ def test_todays_ranked_daily_is_one_per_account_and_not_for_guests(client, issue
     # another person ranks on their own
     other = client.post(f"/v1/daily/{TODAY}/royal-assassin/games", headers=auth(bob["token"]))
     assert other.status_code == 201
+    gid, seat = first.json["game"]["id"], auth(first.json["token"])
+    client.post(f"/v1/games/{gid}/moves", headers=seat,
+                json={"version": 0, "move": {"type": "resign"}})  # fmt: skip
+    board = client.get(f"/v1/daily/{TODAY}/royal-assassin/leaderboard").json
+    assert board["verified"] is True  # its players signed in, one attempt per account
+    assert [e["player_id"] for e in board["entries"]] == [alice["player_id"]]  # a profile link
 
 
 def test_a_guest_attaches_to_an_account_and_its_guest_token_then_stops(client, issuer):
@@ -195,6 +201,8 @@ def test_without_a_provider_there_is_no_sign_in_and_guests_rank(tmp_path, quick_
     guest = client.post("/v1/players", json={"name": "Guest"}).json
     ranked = client.post(f"/v1/daily/{TODAY}/royal-assassin/games", headers=auth(guest["token"]))
     assert ranked.status_code == 201
+    board = client.get(f"/v1/daily/{TODAY}/royal-assassin/leaderboard").json
+    assert board["verified"] is False  # guests: the board says its players are unverified
 
 
 def test_an_unreachable_provider_is_a_503_to_retry(tmp_path):

@@ -1324,6 +1324,8 @@ export interface components {
             /** @description 1 + the entries strictly better (result, then score, then fewer moves): tied entries share a rank (1, 2, 2, 4), listed by finish time. */
             rank: number;
             name: string;
+            /** @description Its player's profile: `GET /v1/players/{id}`. */
+            player_id: string;
             /** @enum {string} */
             result: "won" | "lost" | "lost_utterly" | "win" | "draw";
             score: number;
@@ -1335,6 +1337,8 @@ export interface components {
         };
         OwnEntry: {
             name: string;
+            /** @description Once finished, as on the board. */
+            player_id?: string;
             played: boolean;
             /** @description Present once played. */
             finished?: boolean;
@@ -1361,6 +1365,8 @@ export interface components {
             ruleset: string;
             over: boolean;
             entries: components["schemas"]["BoardEntry"][];
+            /** @description Its players signed in with the server's provider, one attempt per account; false where none is configured: its players are guests, unverified (docs/accounts.md). */
+            verified: boolean;
             cursor: string | null;
             /** @description With a player's token: its own attempt, ranked or not yet. */
             you?: components["schemas"]["OwnEntry"];
