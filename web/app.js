@@ -1138,7 +1138,7 @@ function board(data, ruleset) {
       "tr",
       {},
       h("td", { class: "num" }, e.rank),
-      h("td", { class: "name" }, ...nameParts(e.name)),
+      h("td", { class: "name" }, h("a", { href: `/players/${encodeURIComponent(e.player_id)}`, title: "this player's profile" }, ...nameParts(e.name))),
       h("td", {}, resultWords(ruleset, e.result)),
       h("td", { class: "num" }, e.score),
       h("td", { class: "num" }, e.moves)
@@ -4063,6 +4063,74 @@ async function gamePage(root, gameId, rulesets2) {
   };
 }
 
+// web/src/profile.ts
+var BADGE_WORDS = {
+  "streak-3": "3 days in a row",
+  "streak-7": "A week in a row",
+  "streak-30": "30 days in a row",
+  "streak-100": "100 days in a row",
+  "streak-365": "A whole year in a row"
+};
+function days(n) {
+  return n === 1 ? "1 day" : `${n} days`;
+}
+function joinedOn(at) {
+  return new Date(at).toLocaleDateString(void 0, { year: "numeric", month: "long", day: "numeric", timeZone: "UTC" });
+}
+function statistics(profile, rulesets2) {
+  const title = (id) => rulesets2.find((r) => r.id === id)?.title || id;
+  return h("div", { class: "profile-dailies" }, profile.dailies.map((row) => {
+    const figures = [
+      ["Played", row.played],
+      ["Won", row.won],
+      ["Lost", row.lost],
+      ["Best score", row.best_score === null ? "—" : row.best_score],
+      ["Streak now", days(row.current_streak)],
+      ["Best streak", days(row.best_streak)]
+    ];
+    return h(
+      "section",
+      { class: "profile-ruleset", "data-profile-ruleset": row.ruleset },
+      h("h3", {}, title(row.ruleset)),
+      h("dl", {}, figures.flatMap(([term, value]) => [h("dt", {}, term), h("dd", { "data-figure": term }, value)]))
+    );
+  }));
+}
+function badges(profile, rulesets2) {
+  const title = (id) => rulesets2.find((r) => r.id === id)?.title || id;
+  const earned = profile.dailies.flatMap((row) => row.badges.map((b) => `${BADGE_WORDS[b] || b} · ${title(row.ruleset)}`));
+  if (!earned.length) return h("p", { class: "empty" }, "No badges yet: finish the daily challenge three days in a row for the first.");
+  return h("ul", { class: "badges" }, earned.map((b) => h("li", { class: "badge" }, "🏅 ", b)));
+}
+async function profilePage(root, playerId, rulesets2) {
+  let profile;
+  try {
+    ({ data: profile } = await answer(client.GET("/v1/players/{player_id}", { params: { path: { player_id: playerId } } })));
+  } catch (e) {
+    const text2 = e instanceof ApiError && e.status === 404 ? "No player has this link." : `The API did not answer: ${e instanceof Error ? e.message : String(e)}`;
+    fill(root, h("h1", {}, "Player"), h("p", { class: "message error", role: "alert" }, text2));
+    return () => {
+    };
+  }
+  fill(
+    root,
+    h("h1", { class: "player-name" }, ...nameParts(profile.name)),
+    h(
+      "p",
+      {},
+      `Joined ${joinedOn(profile.joined)} · `,
+      profile.signed_in ? "signed-in player" : "guest (not signed in)"
+    ),
+    h("h2", {}, "Daily challenges"),
+    statistics(profile, rulesets2),
+    h("h2", {}, "Badges"),
+    badges(profile, rulesets2),
+    h("p", {}, h("a", { href: "/daily" }, "Today's daily challenges"))
+  );
+  return () => {
+  };
+}
+
 // web/src/start.ts
 var SEED_PATTERN = "[A-Za-z0-9._:\\-]{1,128}";
 function optionField(ruleset, option) {
@@ -4280,9 +4348,11 @@ async function route() {
     }
   }
   const game = /^\/play\/([^/]+)$/.exec(location.pathname);
+  const player = /^\/players\/([^/]+)$/.exec(location.pathname);
   root.setAttribute("aria-busy", "true");
   const titled = document.title;
   if (game) leave = await gamePage(root, decodeURIComponent(game[1]), rulesets);
+  else if (player) leave = await profilePage(root, decodeURIComponent(player[1]), rulesets);
   else if (location.pathname === "/daily") leave = await dailyPage(root, rulesets, navigate);
   else leave = await startPage(root, rulesets, navigate);
   root.removeAttribute("aria-busy");

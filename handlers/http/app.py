@@ -597,7 +597,7 @@ def _add_web_client(app: Flask, docs_enabled: bool = True, web_csp: str = WEB_CS
         resp.headers["X-Content-Type-Options"] = "nosniff"
         return resp
 
-    for rule in ("/", "/play", "/play/<game_id>", "/daily"):
+    for rule in ("/", "/play", "/play/<game_id>", "/daily", "/players/<player_id>"):
         app.add_url_rule(rule, f"web_page_{rule}", lambda **_: page())
 
     @app.get("/web/<path:name>")

@@ -1012,6 +1012,15 @@ def test_daily_challenge_and_leaderboard(browser, base, console, screenshots):
     assert sorted(asked) == sorted((r, r == "royal-assassin") for r, _ in asked) and asked
     assert axe_scan(page) == []
     shoot(page, screenshots, "daily")
+    # The name on the board is a link to the player's profile: the day counted, in words.
+    board.get_by_role("link", name="Browser Player").first.click()
+    row = page.locator("[data-profile-ruleset='royal-assassin']")
+    row.wait_for()
+    cells = row.locator("dd").all_inner_texts()
+    assert cells[:3] in (["1", "1", "0"], ["1", "0", "1"]) and cells[4:] == ["1 day", "1 day"]
+    assert "None" not in page.inner_text("main") and "null" not in page.inner_text("main")
+    assert axe_scan(page) == []
+    shoot(page, screenshots, "profile")
 
 
 def test_undo_and_the_shared_deal(browser, base, console):

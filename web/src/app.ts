@@ -1,4 +1,5 @@
-// The router of the single-page client: /, /play → start; /play/{id} → a game; /daily.
+// The router of the single-page client: /, /play → start; /play/{id} → a game; /daily;
+// /players/{id} → a player's profile.
 //
 // This is the bundle's entry (esbuild bundles it and everything it imports into
 // web/app.js, `make web`). It also exports the two independent implementations the
@@ -9,6 +10,7 @@ import { answer, client } from "./api";
 import type { RulesetDescription } from "./api";
 import { dailyPage } from "./daily";
 import { gamePage } from "./game";
+import { profilePage } from "./profile";
 import { startPage } from "./start";
 import { fill, h } from "./ui";
 
@@ -40,9 +42,11 @@ async function route(): Promise<void> {
     }
   }
   const game = /^\/play\/([^/]+)$/.exec(location.pathname);
+  const player = /^\/players\/([^/]+)$/.exec(location.pathname);
   root.setAttribute("aria-busy", "true");
   const titled = document.title;
   if (game) leave = await gamePage(root, decodeURIComponent(game[1]), rulesets);
+  else if (player) leave = await profilePage(root, decodeURIComponent(player[1]), rulesets);
   else if (location.pathname === "/daily") leave = await dailyPage(root, rulesets, navigate);
   else leave = await startPage(root, rulesets, navigate);
   root.removeAttribute("aria-busy");

@@ -33,7 +33,7 @@ export function splitName(name: string): { typed: string; tag: string } {
 
 /** A player's name as typed, then its tag set apart, whole: it may go to the next line but is
  * never split itself. */
-function nameParts(name: string): Child[] {
+export function nameParts(name: string): Child[] {
   const { typed, tag } = splitName(name);
   return tag ? [typed, " ", h("span", { class: "player-tag", title: "tells players of the same name apart" }, tag)]
     : [typed];
@@ -45,7 +45,8 @@ function board(data: Leaderboard, ruleset: RulesetDescription | undefined): HTML
   return h("table", { class: "leaderboard" },
     h("thead", {}, h("tr", {}, head.map(([t, c]) => h("th", { scope: "col", class: c || null }, t)))),
     h("tbody", {}, data.entries.map((e) => h("tr", {},
-      h("td", { class: "num" }, e.rank), h("td", { class: "name" }, ...nameParts(e.name)),
+      h("td", { class: "num" }, e.rank),
+      h("td", { class: "name" }, h("a", { href: `/players/${encodeURIComponent(e.player_id)}`, title: "this player's profile" }, ...nameParts(e.name))),
       h("td", {}, resultWords(ruleset, e.result)), h("td", { class: "num" }, e.score),
       h("td", { class: "num" }, e.moves)))));
 }
