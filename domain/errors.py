@@ -162,6 +162,11 @@ class SignInRefused(Unauthenticated):
     publish, for another audience or issuer, expired, not yet valid, or used already."""
 
 
+class NotAPlayersToken(Forbidden):
+    """The token is no player's (any more): never issued, signed out, dropped by a newer
+    sign-in past the most sessions kept, or a guest's that became an account's."""
+
+
 class SignInRequired(Forbidden):
     """Where a sign-in provider is configured, a ranked daily attempt needs a signed-in
     account: one attempt per person, not per guest token."""

@@ -142,6 +142,9 @@ class GameService:
     def me(self, token: str | None) -> Json:
         return players.me(self.court, token)
 
+    def rename(self, token: str | None, name: object) -> Json:
+        return players.rename(self.court, token, name)
+
     def profile(self, player_id: str) -> Json:
         return players.profile(self.court, player_id)
 

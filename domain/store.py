@@ -102,6 +102,9 @@ class PlayerPort(Protocol):
         """Replace the player's session hashes `before` with `after`; False (changing
         nothing) if they are no longer `before`: another sign-in came first."""
 
+    def rename_player(self, player_id: str, name: str) -> None:
+        """Set the player's shown name (PlayerNotFound if there is no such player)."""
+
     def claim_once(self, key: str, expires_at: int) -> bool:
         """Remember `key` (a digest) as used until `expires_at` (Unix seconds); False if it
         was already: an ID token signs in once."""

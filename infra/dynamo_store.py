@@ -31,6 +31,7 @@ from domain.errors import (
     AttemptExists,
     InvalidRequest,
     Json,
+    PlayerNotFound,
     StoreUnavailable,
     VersionConflict,
 )
@@ -656,6 +657,20 @@ class DynamoStore:
         except VersionConflict:
             return False
         return True
+
+    def rename_player(self, player_id: str, name: str) -> None:
+        try:
+            self._call(
+                "update_item",
+                TableName=self.table,
+                Key={"pk": {"S": f"PLAYER#{player_id}"}, "sk": {"S": "PLAYER"}},
+                UpdateExpression="SET #name = :name",
+                ConditionExpression="attribute_exists(pk)",
+                ExpressionAttributeNames={"#name": "name"},  # a reserved word
+                ExpressionAttributeValues={":name": {"S": name}},
+            )
+        except VersionConflict:
+            raise PlayerNotFound(f"no player {player_id!r}") from None
 
     def claim_once(self, key: str, expires_at: int) -> bool:
         """A used ID token's item, in a partition of its own, deleted by the table's TTL after

@@ -5,16 +5,21 @@ Discovery (`<issuer>/.well-known/openid-configuration`) names the keys' URL (`jw
 the keys are fetched once and kept. A token signed by a key not among them (a provider
 rotates its keys) fetches them again, at most once per `REFETCH_SECONDS`, so that tokens
 with made-up key ids cannot make every request a fetch; the kept keys are fetched again
-after `KEYS_SECONDS` whatever happens. Accepted: asymmetric signatures only (`none` and
-the HMAC algorithms never: a public key must not be usable as a shared secret), the
+after `KEYS_SECONDS`. A fetch, whether it works or not, comes at most once per
+`REFETCH_SECONDS` and at most one at a time; no request waits for another's fetch, and while
+the provider is down the keys kept go on checking the tokens they signed. Accepted:
+asymmetric signatures only (`none` and the HMAC algorithms never: a public key must not be
+usable as a shared secret), the
 configured issuer exactly, the configured audience among `aud` (and as `azp` where a token
-names several), and `exp`, `iat` and `sub` present, `exp` and `nbf` within `LEEWAY_SECONDS`.
+names several), `exp`, `iat` and `sub` present, `exp` and `nbf` within `LEEWAY_SECONDS`,
+a lifetime of at most a day, and an algorithm of its key's type.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import threading
 import time
 import urllib.error
@@ -32,11 +37,17 @@ if TYPE_CHECKING:
 ALGORITHMS = ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512",
               "EdDSA")  # fmt: skip
 """Signatures accepted: public-key ones (Cognito, Google and Apple sign with RS256)."""
+FAMILIES = {"RSA": ("RS256", "RS384", "RS512", "PS256", "PS384", "PS512"),
+            "EC": ("ES256", "ES384", "ES512"), "OKP": ("EdDSA",)}  # fmt: skip
+"""The algorithms each type of key (its JWK `kty`) signs with."""
+MAX_LIFETIME_SECONDS = 86_400
+"""An ID token valid for longer (exp - iat) is refused: it would be replayable that long."""
 LEEWAY_SECONDS = 60
 REFETCH_SECONDS = 60
 KEYS_SECONDS = 3600
 FETCH_TIMEOUT = 3.0
 MAX_DOCUMENT = 256 * 1024  # bytes of a discovery document or key set read at most
+log = logging.getLogger("royal_court")
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 """Where a provider may be served over plain HTTP (a development or test issuer)."""
 
@@ -72,15 +83,16 @@ class OidcVerifier:
         fetch: Fetch = fetch_json,
         clock: Callable[[], float] = time.time,
     ) -> None:
-        self.issuer = (
-            issuer.rstrip("/") if issuer.endswith("/") and issuer.count("/") > 3 else issuer
-        )
+        self.issuer = issuer  # compared with `iss` exactly, as OpenID Connect says
         self.audience = audience
         self._fetch = fetch
         self._clock = clock
-        self._lock = threading.Lock()
+        # One fetch at a time, and no request waits for another's: a request that finds a
+        # fetch under way uses the keys kept (a slow provider holds one thread, not all).
+        self._fetching = threading.Lock()
         self._keys: dict[str, tuple[jwt.PyJWK, str | None]] = {}  # kid -> key, its `alg`
-        self._fetched_at: float | None = None
+        self._fetched_at: float | None = None  # when the kept keys were fetched
+        self._tried_at: float | None = None  # the last fetch, whether or not it worked
 
     def verify(self, id_token: str) -> Identity:
         import jwt  # with cryptography, ~0.1 s: loaded at the first sign-in, not at a cold start
@@ -91,8 +103,12 @@ class OidcVerifier:
             raise SignInRefused("the ID token is not a JWT") from None
         algorithm = header.get("alg")
         if algorithm not in ALGORITHMS:
-            raise SignInRefused(f"ID tokens signed with {algorithm!r} are not accepted")
+            raise SignInRefused(f"ID tokens signed with {str(algorithm)[:40]!r} are not accepted")
         key = self._key(header.get("kid"), algorithm)
+        if algorithm not in FAMILIES.get(str(key.key_type), ()):
+            # A key's type fixes its algorithms: an RSA key never checks an ES256 signature
+            # (PyJWT would raise on the key's form, not refuse the token).
+            raise SignInRefused("the ID token's algorithm is not one of its key's")
         try:
             claims = jwt.decode(
                 id_token, key.key, algorithms=[algorithm], audience=self.audience,
@@ -111,30 +127,56 @@ class OidcVerifier:
             raise SignInRefused("the ID token's signature does not verify") from None
         except jwt.MissingRequiredClaimError as e:
             raise SignInRefused(f"the ID token has no {e.claim!r} claim") from None
-        except jwt.PyJWTError as e:
-            raise SignInRefused(f"the ID token is not valid: {e}") from None
+        except jwt.DecodeError:
+            raise SignInRefused("the ID token is not a well-formed signed JWT") from None
+        except (jwt.PyJWTError, TypeError, ValueError):
+            raise SignInRefused("the ID token is not valid") from None
         audiences = claims["aud"] if isinstance(claims["aud"], list) else [claims["aud"]]
         if len(audiences) > 1 and claims.get("azp") != self.audience:
             raise SignInRefused("the ID token names several audiences but not this one as azp")
         subject = claims["sub"]
         if not isinstance(subject, str) or not 1 <= len(subject) <= 255:
             raise SignInRefused("the ID token's subject is not a string of 1 to 255 characters")
+        expires, issued = claims["exp"], claims["iat"]
+        if not all(
+            isinstance(t, int | float) and not isinstance(t, bool) for t in (expires, issued)
+        ):
+            raise SignInRefused("the ID token's exp and iat are not numbers of seconds")
+        if expires - issued > MAX_LIFETIME_SECONDS:
+            # It would stay a replayable sign-in for that long: providers' last an hour or a day.
+            raise SignInRefused("the ID token is valid for more than a day")
         once = claims.get("jti")
         if not isinstance(once, str) or not once:
             once = hashlib.sha256(id_token.encode()).hexdigest()
-        return Identity(self.issuer, subject, int(claims["exp"]), once)
+        return Identity(self.issuer, subject, int(expires), once)
 
     def _key(self, key_id: object, algorithm: str) -> jwt.PyJWK:
-        with self._lock:
-            now = self._clock()
-            stale = self._fetched_at is None or now - self._fetched_at >= KEYS_SECONDS
-            unknown = key_id not in self._keys
-            if stale or (unknown and now - (self._fetched_at or 0) >= REFETCH_SECONDS):
-                self._keys = self._fetch_keys()
-                self._fetched_at = now
-            found = self._keys.get(key_id) if isinstance(key_id, str) else None
-            if found is None and key_id is None and len(self._keys) == 1:
-                found = next(iter(self._keys.values()))  # a provider with one key may omit kid
+        now = self._clock()
+        stale = self._fetched_at is None or now - self._fetched_at >= KEYS_SECONDS
+        unknown = not isinstance(key_id, str) or key_id not in self._keys
+        due = self._tried_at is None or now - self._tried_at >= REFETCH_SECONDS
+        if (stale or unknown) and due and self._fetching.acquire(blocking=False):
+            try:
+                self._tried_at = now
+                self._keys, self._fetched_at = self._fetch_keys(), now
+            except SignInUnavailable:
+                if not self._keys:
+                    raise
+                # The provider is down: the keys kept still check the tokens they signed.
+                log.warning("the sign-in provider's keys could not be fetched; using those kept")
+            finally:
+                self._fetching.release()
+        elif not self._keys:
+            # No keys yet (a new process): wait for the fetch under way, as long as it may
+            # take, rather than refuse the first sign-ins of a burst.
+            if self._fetching.acquire(timeout=FETCH_TIMEOUT + 1):
+                self._fetching.release()
+            if not self._keys:
+                raise SignInUnavailable("the sign-in provider's keys could not be fetched")
+        keys = self._keys
+        found = keys.get(key_id) if isinstance(key_id, str) else None
+        if found is None and key_id is None and len(keys) == 1:
+            found = next(iter(keys.values()))  # a provider with one key may omit kid
         if found is None:
             raise SignInRefused("the ID token is signed by a key its issuer does not publish")
         key, named = found

@@ -22,7 +22,13 @@ from contextlib import contextmanager
 from typing import Any
 
 from domain.daily import ranked_entry, tie_prefix
-from domain.errors import AccountTaken, AttemptExists, StoreUnavailable, VersionConflict
+from domain.errors import (
+    AccountTaken,
+    AttemptExists,
+    PlayerNotFound,
+    StoreUnavailable,
+    VersionConflict,
+)
 from domain.record_codec import (
     EVENT_FIELDS,
     GAME_FIELDS,
@@ -456,6 +462,17 @@ class SqliteStore:
                 ).rowcount)  # fmt: skip
         except sqlite3.OperationalError as e:
             raise StoreUnavailable(f"sqlite: {e}") from e
+
+    def rename_player(self, player_id: str, name: str) -> None:
+        try:
+            with self._writing() as conn:
+                done = conn.execute(
+                    "UPDATE players SET name = ? WHERE id = ?", (name, player_id)
+                ).rowcount
+        except sqlite3.OperationalError as e:
+            raise StoreUnavailable(f"sqlite: {e}") from e
+        if not done:
+            raise PlayerNotFound(f"no player {player_id!r}")
 
     def claim_once(self, key: str, expires_at: int) -> bool:
         try:

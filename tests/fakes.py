@@ -14,7 +14,7 @@ import threading
 from dataclasses import replace
 
 from domain.daily import tie_prefix
-from domain.errors import AccountTaken, AttemptExists, VersionConflict
+from domain.errors import AccountTaken, AttemptExists, PlayerNotFound, VersionConflict
 from domain.record_codec import (
     Scalar,
     finish_fields,
@@ -195,6 +195,13 @@ class InMemoryStore:
                 return False
             self._players[player_id] = replace(player, sessions=after)
             return True
+
+    def rename_player(self, player_id: str, name: str) -> None:
+        with self._lock:
+            player = self._players.get(player_id)
+            if player is None:
+                raise PlayerNotFound(f"no player {player_id!r}")
+            self._players[player_id] = replace(player, name=name)
 
     def claim_once(self, key: str, expires_at: int) -> bool:
         with self._lock:

@@ -48,6 +48,11 @@ class Issuer:
     def __init__(self) -> None:
         self.published = [SigningKey()]
         self.fetches = 0
+        self.down = False  # its key set answers 503, as a provider in an outage
+        # Set: the key set is served at once; cleared: its requests wait until it is set (a
+        # provider that hangs), so that a test decides when a fetch ends.
+        self.answering = threading.Event()
+        self.answering.set()
         issuer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -60,6 +65,10 @@ class Issuer:
                             "authorization_endpoint": f"{issuer.url}/authorize"}  # fmt: skip
                 elif self.path == "/jwks":
                     issuer.fetches += 1
+                    issuer.answering.wait(timeout=30)
+                    if issuer.down:
+                        self.send_error(503)
+                        return
                     body = {"keys": [k.jwk() for k in issuer.published]}
                 else:
                     self.send_error(404)
@@ -96,11 +105,19 @@ class Issuer:
         out.update(changes)
         return {k: v for k, v in out.items() if v is not None}  # None: leave the claim out
 
-    def token(self, subject: str = "alice", key: SigningKey | None = None, **changes: Any) -> str:
-        """An ID token signed with `key` (the first published one by default)."""
+    def token(self, subject: str = "alice", key: SigningKey | None = None,
+              header: dict[str, Any] | None = None, **changes: Any) -> str:  # fmt: skip
+        """An ID token signed with `key` (the first published one by default); `header`
+        adds to or changes its JOSE header (`alg` there only names an algorithm: the
+        signature is still RS256)."""
         key = key or self.published[0]
-        return jwt.encode(self.claims(subject, **changes), key.private, algorithm="RS256",
-                          headers={"kid": key.kid})  # fmt: skip
+        token = jwt.encode(self.claims(subject, **changes), key.private, algorithm="RS256",
+                           headers={"kid": key.kid})  # fmt: skip
+        if not header:
+            return token
+        head, body, signature = token.split(".")
+        named = json.loads(base64.urlsafe_b64decode(head + "=" * (-len(head) % 4))) | header
+        return f"{_b64(json.dumps(named).encode())}.{body}.{signature}"
 
     def unsigned(self, subject: str = "alice") -> str:
         """`alg: none`: no signature at all."""

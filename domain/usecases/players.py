@@ -14,9 +14,10 @@ from dataclasses import replace
 
 from domain.errors import (
     AccountTaken,
-    Forbidden,
+    InvalidRequest,
     Json,
     NoSignIn,
+    NotAPlayersToken,
     PlayerNotFound,
     SignInRefused,
     SignInRequired,
@@ -53,7 +54,10 @@ def player_of(court: Court, token: str | None) -> PlayerRecord:
     player_id, _, secret = token.partition(".")
     player = court.players.load_player(player_id) if GAME_ID.fullmatch(player_id) else None
     if player is None or not _holds(player, token_digest(secret)):
-        raise Forbidden("this is not a player's token")
+        raise NotAPlayersToken(
+            "this is not a player's token (signed out, or replaced by newer sign-ins): sign in "
+            "again, or make a guest"
+        )
     return player
 
 
@@ -94,10 +98,13 @@ def sign_in(court: Court, id_token: object, name: object, guest_token: str | Non
             raise AccountTaken("this guest token is another account's player's")
         if found is not None:
             raise AccountTaken("that account has a player already: sign in without the guest")
+    # The player is found, made or attached first, the token claimed after: a sign-in that
+    # loses a race (AccountTaken) leaves its token unused. Only an account with no player yet
+    # is written to before the claim, and its token cannot have signed in before.
+    player = _account_player(court, identity, name, guest, found)
     once = token_digest(f"{identity.issuer}\n{identity.token_key}")  # kept as a digest
     if not court.players.claim_once(once, identity.expires_at):
         raise SignInRefused("this ID token was used already: sign in again for a new one")
-    player = _account_player(court, identity, name, guest, found)
     secret = court.new_secret()
     _add_session(court, player, token_digest(secret))
     return {"player_id": player.id, "name": player.name, "token": f"{player.id}.{secret}"}
@@ -142,14 +149,25 @@ def _add_session(court: Court, player: PlayerRecord, digest: str) -> None:
 
 
 def sign_out(court: Court, token: str | None) -> None:
-    """Forget this session token (a guest's token stays: it is the guest)."""
+    """Forget this session token. A guest's token is the guest itself: refused, unchanged."""
     player = player_of(court, token)
     digest = token_digest((token or "").partition(".")[2])
+    if player.token_hash and hmac.compare_digest(digest, player.token_hash):
+        raise InvalidRequest("token", "a guest's token is the guest itself: it has no session")
     for _ in range(5):
         kept = tuple(s for s in player.sessions if not hmac.compare_digest(s, digest))
         if kept == player.sessions or court.players.save_sessions(player.id, player.sessions, kept):
             return
         player = player_of(court, token)
+
+
+def rename(court: Court, token: str | None, name: object) -> Json:
+    """A new name, under the name rules; its tag (from the player's id) stays, so that
+    others still tell the player apart. Boards keep the name each entry was made under."""
+    player = player_of(court, token)
+    shown = display_name(name, player.id)
+    court.players.rename_player(player.id, shown)
+    return me(court, token)
 
 
 def me(court: Court, token: str | None) -> Json:

@@ -525,6 +525,12 @@ def create_app(
     def me() -> Response:
         return _json(service.me(_bearer_token()))
 
+    @app.patch("/v1/me")
+    def rename() -> Response:
+        _limited(players_limit, "players")
+        body = _player_schema.load(_json_body())
+        return _json(service.rename(_bearer_token(), body["name"]))
+
     @app.get("/v1/players/<player_id>")
     def player_profile(player_id: str) -> Response:
         _limited(costly_limit, costly)  # a year of the player's attempts read

@@ -465,11 +465,11 @@ def _player_paths(spec: APISpec) -> None:
                     "201": _json("CreatedPlayer", "The account's player and a session token."),
                     "400": MALFORMED,
                     "401": _problem("sign-in-refused", "token-required"),
-                    "403": FORBIDDEN,
+                    "403": _problem("not-a-players-token"),
                     "404": _problem("no-sign-in"),
                     "409": _problem("account-taken"),
                     "413": TOO_LARGE,
-                    "422": _problem("invalid-request", "invalid-body"),
+                    "422": _problem("invalid-body", "invalid-request"),
                     "429": RATE_LIMITED,
                     "503": _problem("sign-in-unavailable", "store-unavailable"),
                 },
@@ -484,9 +484,13 @@ def _player_paths(spec: APISpec) -> None:
                 "summary": "Sign out: this session token stops working",
                 "security": [player],
                 "responses": {
-                    "204": {"description": "Signed out (a guest's token is the guest: kept)."},
+                    "204": {"description": "Signed out: this session token stops working."},
                     "401": _problem("token-required"),
-                    "403": FORBIDDEN,
+                    "403": _problem("not-a-players-token"),
+                    "422": _problem(
+                        "invalid-request",
+                        description="A guest's token: it is the guest itself, not a session.",
+                    ),
                     "503": UNAVAILABLE,
                 },
             }
@@ -502,10 +506,29 @@ def _player_paths(spec: APISpec) -> None:
                 "responses": {
                     "200": _json("Me", "The player, as only its own token shows it."),
                     "401": _problem("token-required"),
-                    "403": FORBIDDEN,
+                    "403": _problem("not-a-players-token"),
                     "503": UNAVAILABLE,
                 },
-            }
+            },
+            "patch": {
+                "operationId": "rename",
+                "summary": "A new name, the same tag (boards keep the names entries had)",
+                "security": [player],
+                "requestBody": {
+                    "required": True,
+                    "content": {"application/json": {"schema": "PlayerRequest"}},
+                },
+                "responses": {
+                    "200": _json("Me", "The player, renamed."),
+                    "400": MALFORMED,
+                    "401": _problem("token-required"),
+                    "403": _problem("not-a-players-token"),
+                    "413": TOO_LARGE,
+                    "422": _problem("invalid-request", "invalid-body"),
+                    "429": RATE_LIMITED,
+                    "503": UNAVAILABLE,
+                },
+            },
         },
     )
     spec.path(
@@ -592,7 +615,7 @@ def _daily_paths(spec: APISpec) -> None:
                         "CreatedGame", "The game, its seat token and view.", links=CREATED_LINKS
                     ),
                     "401": _problem("token-required"),
-                    "403": _problem("wrong-token", "sign-in-required"),
+                    "403": _problem("not-a-players-token", "sign-in-required"),
                     "404": _problem("daily-not-found"),
                     "409": _problem("already-played"),
                     "413": TOO_LARGE,
@@ -623,7 +646,7 @@ def _daily_paths(spec: APISpec) -> None:
                 "responses": {
                     "200": _json("Leaderboard", "A page of the board (and yours, with a token)."),
                     "401": _problem("token-required"),
-                    "403": _problem("wrong-token"),
+                    "403": _problem("not-a-players-token"),
                     "404": _problem("daily-not-found"),
                     "422": _problem("invalid-request", "invalid-body", "unknown-ruleset"),
                     "503": UNAVAILABLE,

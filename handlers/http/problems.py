@@ -32,6 +32,7 @@ from domain.errors import (
     LogFull,
     NoRematch,
     NoSignIn,
+    NotAPlayersToken,
     NotYourTurn,
     PlayerNotFound,
     SeatTaken,
@@ -93,6 +94,12 @@ KINDS: dict[str, ProblemKind] = _kinds(
                 {"detail": "the ID token has expired: sign in again"}),
     ProblemKind(403, "wrong-token", "Not a token of this game",
                 "The token is not a token of a seat of this game."),
+    ProblemKind(403, "not-a-players-token", "Not a player's token",
+                "The token is no player's (any more): never issued, signed out, dropped by a "
+                "newer sign-in past the 8 sessions an account keeps, or a guest's that became "
+                "an account's. Drop it: sign in again, or make a guest.",
+                {"detail": "this is not a player's token (signed out, or replaced by newer "
+                 "sign-ins): sign in again, or make a guest"}),
     ProblemKind(403, "sign-in-required", "Sign in to rank",
                 "Where a sign-in provider is configured, today's ranked attempt is for "
                 "signed-in accounts, one per person; a guest may practise past days.",
@@ -246,6 +253,8 @@ def problem_for(error: Exception) -> Problem:
         return Problem(
             "sign-in-refused", str(error), {"WWW-Authenticate": 'Bearer realm="royal-court"'}
         )
+    if isinstance(error, NotAPlayersToken):
+        return Problem("not-a-players-token", str(error))
     if isinstance(error, SignInRequired):
         return Problem("sign-in-required", str(error))
     if isinstance(error, NoSignIn):

@@ -480,9 +480,10 @@ class SignInRequest(StrictSchema):
         },
     )
     name = fields.String(
+        allow_none=True,
         metadata={
             "description": "A new account's name (the rules of `PlayerRequest.name`); "
-            "`Player` when left out. An account signed in before keeps its own, as does a "
+            "`Player` when left out or null. An account signed in before keeps its own, as does a "
             "guest attached by its token.",
             "example": "Anne",
         },

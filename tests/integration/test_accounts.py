@@ -103,6 +103,11 @@ def test_every_bad_id_token_is_refused_with_a_401_and_changes_nothing(client, is
         "a tampered payload": _tampered(issuer.token("dave")),
         "no subject": issuer.token(None),
         "no expiry": issuer.token("dave", exp=None),
+        "an expiry that is not a number": issuer.token("dave", exp="9999999999"),
+        "valid for years": issuer.token("dave", exp=4_000_000_000),
+        "an ES256 header on an RSA key": issuer.token("dave", header={"alg": "ES256"}),
+        "an EdDSA header on an RSA key": issuer.token("dave", header={"alg": "EdDSA"}),
+        "an algorithm named at length": issuer.token("dave", header={"alg": "X" * 5000}),
         "replayed": used,
         "not a JWT": "not-a-jwt",
     }
@@ -111,6 +116,7 @@ def test_every_bad_id_token_is_refused_with_a_401_and_changes_nothing(client, is
         assert r.status_code == 401, (why, r.json)
         assert r.json["type"] == "urn:royal-court:problem:sign-in-refused", why
         assert r.headers["WWW-Authenticate"].startswith("Bearer"), why
+        assert len(r.get_data()) < 600 and "object" not in r.json["detail"], why
     # nothing was made by any of them: dave has no player, and his good token signs in once
     made = sign_in(client, issuer.token("dave"))
     assert made.status_code == 201
@@ -183,12 +189,29 @@ def test_a_guest_attaches_to_an_account_and_its_guest_token_then_stops(client, i
     assert client.get("/v1/me", headers=auth(other["token"])).json["signed_in"] is False
 
 
+def test_a_player_renames_itself_and_keeps_its_tag(client, issuer):
+    player = sign_in(client, issuer.token("rita"), name="Rita").json
+    renamed = client.patch("/v1/me", json={"name": "Queen Rita"}, headers=auth(player["token"]))
+    assert renamed.status_code == 200, renamed.json
+    tag = player["name"].rsplit("#", 1)[1]
+    assert renamed.json["name"] == f"Queen Rita#{tag}"
+    assert client.get(f"/v1/players/{player['player_id']}").json["name"] == renamed.json["name"]
+    bad = client.patch("/v1/me", json={"name": "x#1"}, headers=auth(player["token"]))
+    assert bad.status_code == 422 and client.get("/v1/me", headers=auth(player["token"])).json[
+        "name"] == renamed.json["name"]  # fmt: skip
+    assert client.patch("/v1/me", json={"name": "Nobody"}).status_code == 401
+
+
 def test_signing_out_ends_that_session_only_and_sessions_are_bounded(client, issuer):
     tokens = [sign_in(client, issuer.token("hana")).json["token"] for _ in range(9)]
     assert client.get("/v1/me", headers=auth(tokens[0])).status_code == 403  # the oldest went
     assert client.get("/v1/me", headers=auth(tokens[-1])).json["sessions"] == 8
     assert client.delete("/v1/sessions/current", headers=auth(tokens[-1])).status_code == 204
-    assert client.get("/v1/me", headers=auth(tokens[-1])).status_code == 403
+    gone = client.get("/v1/me", headers=auth(tokens[-1]))
+    assert gone.status_code == 403 and gone.json["type"].endswith(":not-a-players-token")
+    guest = client.post("/v1/players", json={"name": "Guest"}).json  # a guest has no session
+    assert client.delete("/v1/sessions/current", headers=auth(guest["token"])).status_code == 422
+    assert client.get("/v1/me", headers=auth(guest["token"])).status_code == 200
     assert client.get("/v1/me", headers=auth(tokens[-2])).json["sessions"] == 7
     assert client.delete("/v1/sessions/current").status_code == 401
 
@@ -270,3 +293,41 @@ def test_a_profile_counts_each_solitaires_dailies_and_the_streak_of_days(
     assert (row["current_streak"], row["best_streak"]) == (0, 2)
     others = [r for r in public["dailies"] if r["ruleset"] != "royal-assassin"]
     assert others and all(r["played"] == 0 and r["best_score"] is None for r in others)
+
+
+def test_a_hanging_provider_holds_one_request_and_a_provider_down_leaves_the_kept_keys(
+    client, issuer, keys_clock
+):
+    """A fetch of the keys holds only the request that makes it: others go on with the keys
+    kept. A provider in an outage costs no sign-in the kept keys can check."""
+    import threading
+
+    assert sign_in(client, issuer.token("kim")).status_code == 201  # the keys kept
+    fetched = issuer.fetches
+    keys_clock.now += REFETCH_SECONDS  # an unknown key may fetch them again
+    issuer.answering.clear()  # the provider hangs
+    try:
+        outsider = SigningKey()
+        waiting = threading.Thread(target=sign_in, args=(client, issuer.token("kim", key=outsider)))
+        waiting.start()
+        while issuer.fetches == fetched:  # the fetch is under way, and hangs
+            threading.Event().wait(0.01)
+        assert sign_in(client, issuer.token("kim")).status_code == 201  # not held by it
+    finally:
+        issuer.answering.set()
+    waiting.join()
+    issuer.down = True
+    try:
+        keys_clock.now += 24 * 3600  # the kept keys are old: fetched again, and it fails
+        assert sign_in(client, issuer.token("kim")).status_code == 201  # the kept ones check
+    finally:
+        issuer.down = False
+
+
+def test_a_guest_that_loses_a_race_to_an_account_keeps_its_id_token_unused(client, issuer):
+    guest = client.post("/v1/players", json={"name": "Gail"}).json
+    assert sign_in(client, issuer.token("gail"), guest=guest["token"]).status_code == 201
+    later = issuer.token("gail2")  # this person's token, tried with a guest already attached
+    r = sign_in(client, later, guest=guest["token"])
+    assert r.status_code in (403, 409)
+    assert sign_in(client, later).status_code == 201  # not used up by the refusal

@@ -287,6 +287,18 @@ def test_sessions_are_replaced_only_as_they_were_read(store):
     assert store.load_player("nobody") is None
 
 
+def test_a_player_is_renamed_and_a_missing_one_is_not_found(store):
+    from domain.errors import PlayerNotFound
+    from domain.stored import PlayerRecord
+
+    store.create_player(PlayerRecord("p1", "Anne#1a2b", "ab" * 32, "2026-11-22T00:00:00.000Z"))
+    store.rename_player("p1", "Annie#1a2b")
+    assert store.load_player("p1").name == "Annie#1a2b"
+    with pytest.raises(PlayerNotFound):
+        store.rename_player("nobody", "X#0000")
+    assert store.load_player("nobody") is None
+
+
 def test_an_id_token_is_claimed_once(store):
     assert store.claim_once("d" * 64, 1795305900)
     assert not store.claim_once("d" * 64, 1795305900)

@@ -362,7 +362,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** A new name, the same tag (boards keep the names entries had) */
+        patch: operations["rename"];
         trace?: never;
     };
     "/v1/players/{player_id}": {
@@ -1375,10 +1376,10 @@ export interface components {
             /** @description An OpenID Connect ID token from the provider `GET /v1/sign-in` names, for its audience: signs in once (a token used before is refused). */
             id_token: string;
             /**
-             * @description A new account's name (the rules of `PlayerRequest.name`); `Player` when left out. An account signed in before keeps its own, as does a guest attached by its token.
+             * @description A new account's name (the rules of `PlayerRequest.name`); `Player` when left out or null. An account signed in before keeps its own, as does a guest attached by its token.
              * @example Anne
              */
-            name?: string;
+            name?: string | null;
         };
         SignInProvider: {
             /** @description The OpenID Connect issuer to sign in with. */
@@ -4444,7 +4445,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is not a token of a seat of this game. / Where a sign-in provider is configured, today's ranked attempt is for signed-in accounts, one per person; a guest may practise past days. */
+            /** @description The token is no player's (any more): never issued, signed out, dropped by a newer sign-in past the 8 sessions an account keeps, or a guest's that became an account's. Drop it: sign in again, or make a guest. / Where a sign-in provider is configured, today's ranked attempt is for signed-in accounts, one per person; a guest may practise past days. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4452,9 +4453,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "urn:royal-court:problem:wrong-token",
-                     *       "title": "Not a token of this game",
-                     *       "status": 403
+                     *       "type": "urn:royal-court:problem:not-a-players-token",
+                     *       "title": "Not a player's token",
+                     *       "status": 403,
+                     *       "detail": "this is not a player's token (signed out, or replaced by newer sign-ins): sign in again, or make a guest"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4611,7 +4613,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is not a token of a seat of this game. */
+            /** @description The token is no player's (any more): never issued, signed out, dropped by a newer sign-in past the 8 sessions an account keeps, or a guest's that became an account's. Drop it: sign in again, or make a guest. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4619,9 +4621,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "urn:royal-court:problem:wrong-token",
-                     *       "title": "Not a token of this game",
-                     *       "status": 403
+                     *       "type": "urn:royal-court:problem:not-a-players-token",
+                     *       "title": "Not a player's token",
+                     *       "status": 403,
+                     *       "detail": "this is not a player's token (signed out, or replaced by newer sign-ins): sign in again, or make a guest"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4777,7 +4780,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is not a token of a seat of this game. */
+            /** @description The token is no player's (any more): never issued, signed out, dropped by a newer sign-in past the 8 sessions an account keeps, or a guest's that became an account's. Drop it: sign in again, or make a guest. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4785,9 +4788,10 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "urn:royal-court:problem:wrong-token",
-                     *       "title": "Not a token of this game",
-                     *       "status": 403
+                     *       "type": "urn:royal-court:problem:not-a-players-token",
+                     *       "title": "Not a player's token",
+                     *       "status": 403,
+                     *       "detail": "this is not a player's token (signed out, or replaced by newer sign-ins): sign in again, or make a guest"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -4841,7 +4845,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description A request the service refuses as it stands: `errors` names the field. / Unknown or mistyped fields: `errors` names each. */
+            /** @description Unknown or mistyped fields: `errors` names each. / A request the service refuses as it stands: `errors` names the field. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4849,12 +4853,14 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "urn:royal-court:problem:invalid-request",
-                     *       "title": "Invalid request",
+                     *       "type": "urn:royal-court:problem:invalid-body",
+                     *       "title": "The request body is not valid",
                      *       "status": 422,
-                     *       "detail": "at must be from 0 to 12",
+                     *       "detail": "see `errors` for each field",
                      *       "errors": {
-                     *         "at": "at must be from 0 to 12"
+                     *         "version": [
+                     *           "Not a valid integer."
+                     *         ]
                      *       }
                      *     }
                      */
@@ -4910,7 +4916,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Signed out (a guest's token is the guest: kept). */
+            /** @description Signed out: this session token stops working. */
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4934,7 +4940,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is not a token of a seat of this game. */
+            /** @description The token is no player's (any more): never issued, signed out, dropped by a newer sign-in past the 8 sessions an account keeps, or a guest's that became an account's. Drop it: sign in again, or make a guest. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4942,9 +4948,30 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "urn:royal-court:problem:wrong-token",
-                     *       "title": "Not a token of this game",
-                     *       "status": 403
+                     *       "type": "urn:royal-court:problem:not-a-players-token",
+                     *       "title": "Not a player's token",
+                     *       "status": 403,
+                     *       "detail": "this is not a player's token (signed out, or replaced by newer sign-ins): sign in again, or make a guest"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A guest's token: it is the guest itself, not a session. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 422,
+                     *       "detail": "at must be from 0 to 12",
+                     *       "errors": {
+                     *         "at": "at must be from 0 to 12"
+                     *       }
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
@@ -5006,7 +5033,7 @@ export interface operations {
                     "application/problem+json": components["schemas"]["Problem"];
                 };
             };
-            /** @description The token is not a token of a seat of this game. */
+            /** @description The token is no player's (any more): never issued, signed out, dropped by a newer sign-in past the 8 sessions an account keeps, or a guest's that became an account's. Drop it: sign in again, or make a guest. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5014,9 +5041,159 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "type": "urn:royal-court:problem:wrong-token",
-                     *       "title": "Not a token of this game",
-                     *       "status": 403
+                     *       "type": "urn:royal-court:problem:not-a-players-token",
+                     *       "title": "Not a player's token",
+                     *       "status": 403,
+                     *       "detail": "this is not a player's token (signed out, or replaced by newer sign-ins): sign in again, or make a guest"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The store is throttling or failing: retry after `Retry-After` seconds. */
+            503: {
+                headers: {
+                    /** @description Seconds. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:store-unavailable",
+                     *       "title": "Temporarily unavailable",
+                     *       "status": 503,
+                     *       "detail": "the game store is busy; retry shortly"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    rename: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlayerRequest"];
+            };
+        };
+        responses: {
+            /** @description The player, renamed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description The body is not JSON (or is empty). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:malformed-json",
+                     *       "title": "Malformed JSON",
+                     *       "status": 400,
+                     *       "detail": "Expecting value: line 1 column 1 (char 0)"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No token was sent, or the Authorization header is not `Bearer <token>`. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:token-required",
+                     *       "title": "Token required",
+                     *       "status": 401,
+                     *       "detail": "a move needs the seat's token"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The token is no player's (any more): never issued, signed out, dropped by a newer sign-in past the 8 sessions an account keeps, or a guest's that became an account's. Drop it: sign in again, or make a guest. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:not-a-players-token",
+                     *       "title": "Not a player's token",
+                     *       "status": 403,
+                     *       "detail": "this is not a player's token (signed out, or replaced by newer sign-ins): sign in again, or make a guest"
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The body is over 16384 bytes. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:body-too-large",
+                     *       "title": "Request body too large",
+                     *       "status": 413
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description A request the service refuses as it stands: `errors` names the field. / Unknown or mistyped fields: `errors` names each. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:invalid-request",
+                     *       "title": "Invalid request",
+                     *       "status": 422,
+                     *       "detail": "at must be from 0 to 12",
+                     *       "errors": {
+                     *         "at": "at must be from 0 to 12"
+                     *       }
+                     *     }
+                     */
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description `court serve` only: this client address made too many requests of this kind lately (creating games or players, moves, records, replay steps, verifications, profiles: per-client limits, docs/api.md). Retry after `Retry-After` seconds. */
+            429: {
+                headers: {
+                    /** @description Seconds. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "type": "urn:royal-court:problem:too-many-requests",
+                     *       "title": "Too many requests",
+                     *       "status": 429,
+                     *       "detail": "at most 60 games a minute from one address; retry in 1 s"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];
