@@ -936,3 +936,26 @@ def test_the_oldest_sqlite_file_loads_as_it_was(tmp_path):
     assert store.load("oldest").record == replace(expected, expires_at=T + 86_400)
     store.append("oldest", 0, event(1), None)
     assert store.load("oldest").moves == (event(1),)
+
+
+def test_a_sqlite_file_made_before_accounts_gains_them_and_keeps_its_players(tmp_path):
+    """`make run` on a court.db of the previous version: its guests still sign their tokens,
+    and accounts work on it (the two columns and the account index come at open)."""
+    import sqlite3
+
+    from domain.errors import AccountTaken
+    from domain.stored import PlayerRecord
+    from infra.sqlite_store import SqliteStore
+
+    path = str(tmp_path / "old.db")
+    with sqlite3.connect(path) as conn:  # the players table as the previous version made it
+        conn.execute("CREATE TABLE players (id TEXT PRIMARY KEY, name TEXT NOT NULL, "
+                     "token_hash TEXT NOT NULL, created_at TEXT NOT NULL)")  # fmt: skip
+        conn.execute("INSERT INTO players VALUES ('p1', 'Anne#1a2b', 'ab', '2026-11-22')")
+    store = SqliteStore(path)
+    assert store.load_player("p1") == PlayerRecord("p1", "Anne#1a2b", "ab", "2026-11-22")
+    store.attach_account("p1", "acct")
+    assert store.load_account("acct") == "p1" and store.save_sessions("p1", (), ("s",))
+    with pytest.raises(AccountTaken):  # the index made at migration holds one per account
+        store.create_player(PlayerRecord("p2", "Bo#3c4d", "", "2026-11-22", "acct"))
+    assert SqliteStore(path).load_player("p1").sessions == ("s",)  # opened again: as it was
