@@ -42,6 +42,13 @@ class IdentityPort(Protocol):
     issuer: str
     audience: str
 
+    def authorization_endpoint(self) -> str:
+        """Where a client sends the person to sign in (the code flow)."""
+
+    def exchange(self, code: str, code_verifier: str, redirect_uri: str) -> str:
+        """The ID token the provider gives for an authorization code and its PKCE verifier;
+        SignInRefused if it refuses the code."""
+
     def verify(self, id_token: str) -> Identity:
         """The token's identity; SignInRefused if the token is not one to accept (say why),
         SignInUnavailable if the provider's keys cannot be fetched now."""

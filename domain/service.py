@@ -136,6 +136,14 @@ class GameService:
     def sign_in(self, id_token: object, name: object, guest_token: str | None) -> Json:
         return players.sign_in(self.court, id_token, name, guest_token)
 
+    def sign_in_with_code(
+        self, code: str, code_verifier: str, redirect_uri: str, name: object,
+        guest_token: str | None,
+    ) -> Json:  # fmt: skip
+        return players.sign_in_with_code(
+            self.court, code, code_verifier, redirect_uri, name, guest_token
+        )
+
     def sign_out(self, token: str | None) -> None:
         players.sign_out(self.court, token)
 

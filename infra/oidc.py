@@ -52,13 +52,12 @@ LOCAL_HOSTS = ("localhost", "127.0.0.1", "::1")
 """Where a provider may be served over plain HTTP (a development or test issuer)."""
 
 Fetch = Callable[[str], Any]
+Post = Callable[[str, dict[str, str]], Any]
 
 
 def fetch_json(url: str) -> Any:
     """GET a small JSON document over HTTPS (HTTP for a local issuer only)."""
-    parts = urllib.parse.urlsplit(url)
-    if parts.scheme != "https" and not (parts.scheme == "http" and parts.hostname in LOCAL_HOSTS):
-        raise SignInUnavailable(f"the provider's {url!r} is not HTTPS", retry_after=300)
+    _check_scheme(url)
     request = urllib.request.Request(url, headers={"Accept": "application/json"})
     try:
         with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT) as response:
@@ -73,6 +72,44 @@ def fetch_json(url: str) -> Any:
         raise SignInUnavailable(f"{url} is not JSON") from e
 
 
+def post_form(url: str, form: dict[str, str]) -> Any:
+    """POST a form to the provider's token endpoint; its JSON answer. A 4xx is the
+    provider refusing the code (SignInRefused, its `error` named); anything else is
+    SignInUnavailable."""
+    _check_scheme(url)
+    data = urllib.parse.urlencode(form).encode()
+    request = urllib.request.Request(
+        url,
+        data=data,
+        headers={"Content-Type": "application/x-www-form-urlencoded", "Accept": "application/json"},
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=FETCH_TIMEOUT) as response:
+            body = response.read(MAX_DOCUMENT + 1)
+    except urllib.error.HTTPError as e:
+        if 400 <= e.code < 500:
+            try:
+                said = json.loads(e.read(4096)).get("error", "")
+            except (ValueError, AttributeError):
+                said = ""
+            raise SignInRefused(
+                f"the provider refused the code ({str(said)[:40] or e.code})"
+            ) from e
+        raise SignInUnavailable(f"the token endpoint answered {e.code}") from e
+    except (urllib.error.URLError, TimeoutError, OSError) as e:
+        raise SignInUnavailable(f"cannot reach the token endpoint: {e}") from e
+    try:
+        return json.loads(body[:MAX_DOCUMENT])
+    except ValueError as e:
+        raise SignInUnavailable("the token endpoint's answer is not JSON") from e
+
+
+def _check_scheme(url: str) -> None:
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme != "https" and not (parts.scheme == "http" and parts.hostname in LOCAL_HOSTS):
+        raise SignInUnavailable(f"the provider's {url!r} is not HTTPS", retry_after=300)
+
+
 class OidcVerifier:
     """Checks ID tokens of one issuer for one audience (the app's client id)."""
 
@@ -82,10 +119,12 @@ class OidcVerifier:
         audience: str,
         fetch: Fetch = fetch_json,
         clock: Callable[[], float] = time.time,
+        post: Post | None = None,
     ) -> None:
         self.issuer = issuer  # compared with `iss` exactly, as OpenID Connect says
         self.audience = audience
         self._fetch = fetch
+        self._post = post or post_form
         self._clock = clock
         # One fetch at a time, and no request waits for another's: a request that finds a
         # fetch under way uses the keys kept (a slow provider holds one thread, not all).
@@ -93,6 +132,7 @@ class OidcVerifier:
         self._keys: dict[str, tuple[jwt.PyJWK, str | None]] = {}  # kid -> key, its `alg`
         self._fetched_at: float | None = None  # when the kept keys were fetched
         self._tried_at: float | None = None  # the last fetch, whether or not it worked
+        self._discovered: dict[str, Any] | None = None  # the discovery document, once fetched
 
     def verify(self, id_token: str) -> Identity:
         import jwt  # with cryptography, ~0.1 s: loaded at the first sign-in, not at a cold start
@@ -184,13 +224,44 @@ class OidcVerifier:
             raise SignInRefused("the ID token's algorithm is not its key's")
         return key
 
+    def _discovery(self, refresh: bool = False) -> dict[str, Any]:
+        """The provider's discovery document, kept from the last fetch of the keys (or
+        fetched now, for a client asking where to sign in before anyone has)."""
+        kept = self._discovered
+        if kept is not None and not refresh:
+            return kept
+        found = self._fetch(f"{self.issuer.rstrip('/')}/.well-known/openid-configuration")
+        if not isinstance(found, dict) or found.get("issuer") != self.issuer:
+            # OpenID Connect Discovery 1.0, 4.3: the document must name this very issuer
+            raise SignInUnavailable("the provider's discovery document names another issuer", 300)
+        self._discovered = found
+        return found
+
+    def authorization_endpoint(self) -> str:
+        endpoint = self._discovery().get("authorization_endpoint")
+        if not isinstance(endpoint, str):
+            raise SignInUnavailable("the provider names no authorization endpoint", 300)
+        return endpoint
+
+    def exchange(self, code: str, code_verifier: str, redirect_uri: str) -> str:
+        """The ID token the provider's token endpoint gives for an authorization code: the
+        code flow with PKCE of a public client (RFC 7636), the exchange made here so that
+        the web page talks to this API alone. Any refusal is the provider's to explain."""
+        endpoint = self._discovery().get("token_endpoint")
+        if not isinstance(endpoint, str):
+            raise SignInUnavailable("the provider names no token endpoint", 300)
+        form = {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri,
+                "client_id": self.audience, "code_verifier": code_verifier}  # fmt: skip
+        answer = self._post(endpoint, form)
+        token = answer.get("id_token") if isinstance(answer, dict) else None
+        if not isinstance(token, str):
+            raise SignInRefused("the provider gave no ID token for that code")
+        return token
+
     def _fetch_keys(self) -> dict[str, tuple[jwt.PyJWK, str | None]]:
         import jwt
 
-        discovery = self._fetch(f"{self.issuer.rstrip('/')}/.well-known/openid-configuration")
-        if not isinstance(discovery, dict) or discovery.get("issuer") != self.issuer:
-            # OpenID Connect Discovery 1.0, 4.3: the document must name this very issuer
-            raise SignInUnavailable("the provider's discovery document names another issuer", 300)
+        discovery = self._discovery(refresh=True)
         jwks_uri = discovery.get("jwks_uri")
         if not isinstance(jwks_uri, str):
             raise SignInUnavailable("the provider's discovery document has no jwks_uri", 300)

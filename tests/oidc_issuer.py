@@ -12,6 +12,7 @@ import itertools
 import json
 import threading
 import time
+import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -53,6 +54,8 @@ class Issuer:
         # provider that hangs), so that a test decides when a fetch ends.
         self.answering = threading.Event()
         self.answering.set()
+        self.person = "browser-person"  # whom the sign-in page signs in
+        self._codes: dict[str, tuple[str, str, str, str]] = {}  # code -> its request
         issuer = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -62,7 +65,8 @@ class Issuer:
                             "id_token_signing_alg_values_supported": ["RS256"],
                             "response_types_supported": ["code"],
                             "subject_types_supported": ["public"],
-                            "authorization_endpoint": f"{issuer.url}/authorize"}  # fmt: skip
+                            "authorization_endpoint": f"{issuer.url}/authorize",
+                            "token_endpoint": f"{issuer.url}/token"}  # fmt: skip
                 elif self.path == "/jwks":
                     issuer.fetches += 1
                     issuer.answering.wait(timeout=30)
@@ -70,11 +74,28 @@ class Issuer:
                         self.send_error(503)
                         return
                     body = {"keys": [k.jwk() for k in issuer.published]}
+                elif self.path.startswith("/authorize?"):
+                    self.send_response(302)  # signed in at once, as `issuer.person`
+                    self.send_header("Location", issuer.authorize(self.path))
+                    self.end_headers()
+                    return
                 else:
                     self.send_error(404)
                     return
+                self.answer(200, body)
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("Content-Length", "0"))
+                form = dict(urllib.parse.parse_qsl(self.rfile.read(length).decode()))
+                token = issuer.redeem(form) if self.path == "/token" else None
+                if token is None:
+                    self.answer(400, {"error": "invalid_grant"})
+                else:
+                    self.answer(200, {"id_token": token, "token_type": "Bearer"})
+
+            def answer(self, status: int, body: dict[str, Any]) -> None:
                 data = json.dumps(body).encode()
-                self.send_response(200)
+                self.send_response(status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))
                 self.end_headers()
@@ -87,6 +108,32 @@ class Issuer:
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
         self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
         self._thread.start()
+
+    def authorize(self, path: str) -> str:
+        """The sign-in page of a provider whose person is always signed in: where it sends
+        the browser back, with a code for the request (the code flow with PKCE S256)."""
+        asked = dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(path).query))
+        assert asked["response_type"] == "code" and asked["code_challenge_method"] == "S256"
+        assert "openid" in asked["scope"].split()
+        code = hashlib.sha256(f"{path}{next(_kids)}".encode()).hexdigest()[:32]
+        self._codes[code] = (asked["client_id"], asked["redirect_uri"],
+                             asked["code_challenge"], self.person)  # fmt: skip
+        back = {"code": code, "state": asked.get("state", "")}
+        return f"{asked['redirect_uri']}?{urllib.parse.urlencode(back)}"
+
+    def redeem(self, form: dict[str, str]) -> str | None:
+        """The token endpoint: an ID token for a code, once, if the client, the redirect and
+        the PKCE verifier are the sign-in's."""
+        asked = self._codes.pop(form.get("code", ""), None)
+        if asked is None or form.get("grant_type") != "authorization_code":
+            return None
+        client_id, redirect_uri, challenge, person = asked
+        verifier = form.get("code_verifier", "").encode()
+        if _b64(hashlib.sha256(verifier).digest()) != challenge:
+            return None
+        if form.get("client_id") != client_id or form.get("redirect_uri") != redirect_uri:
+            return None
+        return self.token(person, aud=client_id)
 
     def close(self) -> None:
         self._server.shutdown()

@@ -680,6 +680,7 @@ var storage = {
   recent: readRecent,
   player: readPlayer,
   savePlayer: (player) => localStorage.setItem(PLAYER_KEY, JSON.stringify(player)),
+  forgetPlayer: () => localStorage.removeItem(PLAYER_KEY),
   /** The game of this player's ranked attempt at a day's deal, if it was dealt here. */
   dailyAttempt(date, ruleset) {
     const value = read(DAILY_KEY(date, ruleset));
@@ -687,6 +688,73 @@ var storage = {
   },
   saveDailyAttempt: (date, ruleset, gameId) => localStorage.setItem(DAILY_KEY(date, ruleset), JSON.stringify(gameId))
 };
+
+// web/src/signin.ts
+var PENDING_KEY = "royal-court:sign-in";
+var SIGNED_IN_PATH = "/signed-in";
+function base64url(bytes) {
+  let text2 = "";
+  for (const byte of bytes) text2 += String.fromCharCode(byte);
+  return btoa(text2).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+function randomText(bytes = 32) {
+  return base64url(crypto.getRandomValues(new Uint8Array(bytes)));
+}
+async function provider() {
+  try {
+    return (await answer(client.GET("/v1/sign-in"))).data;
+  } catch {
+    return null;
+  }
+}
+async function startSignIn(where) {
+  const verifier = randomText();
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
+  const state = randomText(16);
+  const redirect = location.origin + SIGNED_IN_PATH;
+  sessionStorage.setItem(PENDING_KEY, JSON.stringify({ verifier, state, redirect }));
+  const ask = new URLSearchParams({
+    response_type: "code",
+    client_id: where.audience,
+    redirect_uri: redirect,
+    scope: "openid",
+    state,
+    code_challenge: base64url(digest),
+    code_challenge_method: "S256"
+  });
+  location.assign(`${where.authorization_endpoint}?${ask}`);
+}
+function pendingSignIn() {
+  const value = JSON.parse(sessionStorage.getItem(PENDING_KEY) || "null");
+  if (typeof value !== "object" || value === null) return null;
+  const { verifier, state, redirect } = value;
+  return typeof verifier === "string" && typeof state === "string" && typeof redirect === "string" ? { verifier, state, redirect } : null;
+}
+async function finishSignIn() {
+  const back = new URLSearchParams(location.search);
+  const pending = pendingSignIn();
+  sessionStorage.removeItem(PENDING_KEY);
+  const code = back.get("code");
+  if (!pending || !code || back.get("state") !== pending.state) {
+    throw new Error(back.get("error_description") || back.get("error") || "The sign-in did not come back from this page: sign in again.");
+  }
+  const guest = storage.player();
+  const { data } = await answer(client.POST("/v1/sessions", {
+    body: { code, code_verifier: pending.verifier, redirect_uri: pending.redirect },
+    headers: auth(guest?.token)
+  }));
+  storage.savePlayer(data);
+}
+async function signOut() {
+  const player = storage.player();
+  if (player) {
+    try {
+      await answer(client.DELETE("/v1/sessions/current", { headers: auth(player.token) }));
+    } catch {
+    }
+  }
+  storage.forgetPlayer();
+}
 
 // web/src/cards.ts
 var SUITS = { C: ["♣", "Clubs"], D: ["♦", "Diamonds"], H: ["♥", "Hearts"], S: ["♠", "Spades"] };
@@ -1157,7 +1225,49 @@ async function dailyPage(root, rulesets2, navigate2) {
     return () => {
     };
   }
-  const player = storage.player();
+  let player = storage.player();
+  const signIn = await provider();
+  let signedIn = false;
+  if (player && signIn) {
+    try {
+      signedIn = (await answer(client.GET("/v1/me", { headers: auth(player.token) }))).data.signed_in;
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 403) {
+        storage.forgetPlayer();
+        player = null;
+      }
+    }
+  }
+  const failed = sessionStorage.getItem("royal-court:sign-in-failed");
+  sessionStorage.removeItem("royal-court:sign-in-failed");
+  const account = signIn ? h(
+    "div",
+    { class: "account" },
+    signedIn ? [
+      h("span", {}, "Signed in as ", ...nameParts(player?.name || ""), " · "),
+      h("a", { href: `/players/${encodeURIComponent(player?.player_id || "")}` }, "your profile"),
+      " ",
+      h("button", { type: "button", "data-sign-out": "" }, "Sign out")
+    ] : [
+      h("button", { type: "button", class: "primary", "data-sign-in": "" }, "Sign in"),
+      h(
+        "span",
+        { class: "small" },
+        " Today's ranked attempts are for signed-in players",
+        player ? "; your guest name and games come with you." : "."
+      )
+    ]
+  ) : null;
+  account?.querySelector("[data-sign-in]")?.addEventListener("click", () => {
+    if (signIn) startSignIn(signIn).catch((e) => {
+      notice.textContent = message(e);
+    });
+  });
+  account?.querySelector("[data-sign-out]")?.addEventListener("click", async () => {
+    await signOut();
+    dailyPage(root, rulesets2, navigate2);
+  });
+  const canRank = Boolean(player) && (!signIn || signedIn);
   const mine = player ? splitName(player.name) : null;
   const nameForm = h(
     "form",
@@ -1181,8 +1291,13 @@ async function dailyPage(root, rulesets2, navigate2) {
     try {
       const input = nameForm.elements.namedItem("name");
       const name = input instanceof HTMLInputElement ? input.value : "";
-      const { data } = await answer(client.POST("/v1/players", { body: { name } }));
-      storage.savePlayer(data);
+      if (signedIn && player) {
+        await answer(client.PATCH("/v1/me", { body: { name }, headers: auth(player.token) }));
+        storage.savePlayer({ ...player, name: (await answer(client.GET("/v1/me", { headers: auth(player.token) }))).data.name });
+      } else {
+        const { data } = await answer(client.POST("/v1/players", { body: { name } }));
+        storage.savePlayer(data);
+      }
       dailyPage(root, rulesets2, navigate2);
     } catch (e) {
       notice.textContent = message(e);
@@ -1202,7 +1317,7 @@ async function dailyPage(root, rulesets2, navigate2) {
     const you = leaders?.you;
     const play = h(
       "button",
-      { type: "button", class: "primary", "data-daily": c.ruleset, disabled: !player },
+      { type: "button", class: "primary", "data-daily": c.ruleset, disabled: !canRank },
       you?.finished ? "See your game" : you?.played ? "Resume your attempt" : "Play today's deal"
     );
     const confirm = h(
@@ -1282,7 +1397,7 @@ async function dailyPage(root, rulesets2, navigate2) {
         { class: "you" },
         `You: rank ${you.rank}, ${resultWords(rulesetOf(c.ruleset), you.result).toLowerCase()}, score ${you.score}`
       ) : null,
-      player ? [play, confirm] : h("p", {}, "Save a name to play."),
+      canRank ? [play, confirm] : h("p", {}, signIn ? "Sign in to play." : "Save a name to play."),
       h("h3", {}, "Leaderboard"),
       leaders ? board(leaders, rulesetOf(c.ruleset)) : h("p", {}, "unavailable")
     );
@@ -1291,10 +1406,12 @@ async function dailyPage(root, rulesets2, navigate2) {
     root,
     h("h1", {}, `Daily challenges · ${day.date}`),
     h("p", {}, "One ranked attempt a day at each game; everyone gets the same deal. The seeds are revealed tomorrow."),
+    account,
     nameForm,
     notice,
     h("div", { class: "rulesets" }, sections)
   );
+  if (failed) notice.textContent = failed;
   return () => {
   };
 }
@@ -4345,6 +4462,15 @@ async function route() {
     } catch (e) {
       fill(root, h("p", { class: "message error", role: "alert" }, `The API did not answer: ${e instanceof Error ? e.message : String(e)}`));
       return;
+    }
+  }
+  if (location.pathname === SIGNED_IN_PATH) {
+    try {
+      await finishSignIn();
+      history.replaceState(null, "", "/daily");
+    } catch (e) {
+      history.replaceState(null, "", "/daily");
+      sessionStorage.setItem("royal-court:sign-in-failed", e instanceof Error ? e.message : String(e));
     }
   }
   const game = /^\/play\/([^/]+)$/.exec(location.pathname);

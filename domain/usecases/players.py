@@ -70,10 +70,26 @@ def _holds(player: PlayerRecord, digest: str) -> bool:
 
 
 def provider(court: Court) -> Json:
-    """Where a client signs in: the issuer, and the client id its ID tokens must be for."""
+    """Where a client signs in: the issuer, the client id its ID tokens must be for, and
+    where to send a person to sign in (the code flow)."""
     if court.identities is None:
         raise NoSignIn(NO_PROVIDER)
-    return {"issuer": court.identities.issuer, "audience": court.identities.audience}
+    return {"issuer": court.identities.issuer, "audience": court.identities.audience,
+            "authorization_endpoint": court.identities.authorization_endpoint()}  # fmt: skip
+
+
+def sign_in_with_code(
+    court: Court, code: str, code_verifier: str, redirect_uri: str, name: object,
+    guest_token: str | None,
+) -> Json:  # fmt: skip
+    """Sign in with an authorization code a web page came back with: the provider gives its
+    ID token for it here (the page talks to this API alone), then as `sign_in`."""
+    if court.identities is None:
+        raise NoSignIn(NO_PROVIDER)
+    if guest_token is not None:
+        player_of(court, guest_token)  # refused before the code is spent
+    id_token = court.identities.exchange(code, code_verifier, redirect_uri)
+    return sign_in(court, id_token, name, guest_token)
 
 
 NO_PROVIDER = "this server has no sign-in provider: players are guests (POST /v1/players)"

@@ -514,6 +514,9 @@ def create_app(
         _limited(players_limit, "players")
         body = _sign_in_schema.load(_json_body())
         guest = _bearer_token()  # a guest's token: the guest becomes the account's player
+        if "code" in body:
+            return _json(service.sign_in_with_code(body["code"], body["code_verifier"],
+                         body["redirect_uri"], body.get("name"), guest), 201)  # fmt: skip
         return _json(service.sign_in(body["id_token"], body.get("name"), guest), 201)
 
     @app.delete("/v1/sessions/current")
@@ -603,7 +606,7 @@ def _add_web_client(app: Flask, docs_enabled: bool = True, web_csp: str = WEB_CS
         resp.headers["X-Content-Type-Options"] = "nosniff"
         return resp
 
-    for rule in ("/", "/play", "/play/<game_id>", "/daily", "/players/<player_id>"):
+    for rule in ("/", "/play", "/play/<game_id>", "/daily", "/players/<player_id>", "/signed-in"):
         app.add_url_rule(rule, f"web_page_{rule}", lambda **_: page())
 
     @app.get("/web/<path:name>")

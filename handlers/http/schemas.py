@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import RAISE, Schema, ValidationError, fields, validate
+from marshmallow import RAISE, Schema, ValidationError, fields, validate, validates_schema
 
 from domain.capabilities import AnyRuleset
 from domain.deal import SEED_PATTERN
@@ -471,13 +471,29 @@ class DailyChallenges(Schema):
 
 
 class SignInRequest(StrictSchema):
+    """Either `id_token` (a client that signed in with the provider itself), or `code`,
+    `code_verifier` and `redirect_uri` (a web page back from the provider's sign-in: this
+    server gets the ID token for the code)."""
+
     id_token = fields.String(
-        required=True,
         validate=validate.Length(min=1, max=8192),
         metadata={
             "description": "An OpenID Connect ID token from the provider `GET /v1/sign-in` "
             "names, for its audience: signs in once (a token used before is refused)."
         },
+    )
+    code = fields.String(
+        validate=validate.Length(min=1, max=2048),
+        metadata={"description": "The authorization code the provider's sign-in came back with."},
+    )
+    code_verifier = fields.String(
+        validate=validate.Regexp(r"^[A-Za-z0-9._~-]{43,128}$"),
+        metadata={"description": "The PKCE verifier whose S256 challenge the sign-in was asked "
+                  "with (RFC 7636)."},
+    )  # fmt: skip
+    redirect_uri = fields.String(
+        validate=validate.Length(min=1, max=2048),
+        metadata={"description": "The redirect URI the sign-in was asked with, exactly."},
     )
     name = fields.String(
         allow_none=True,
@@ -489,11 +505,24 @@ class SignInRequest(StrictSchema):
         },
     )
 
+    @validates_schema
+    def _one_way(self, data: dict[str, Any], **_: Any) -> None:
+        code = [f for f in ("code", "code_verifier", "redirect_uri") if f in data]
+        if ("id_token" in data) == bool(code) or 0 < len(code) < 3:
+            raise ValidationError(
+                "either id_token, or code, code_verifier and redirect_uri together", "_schema"
+            )
+
 
 class SignInProvider(Schema):
     issuer = fields.String(
         required=True, metadata={"description": "The OpenID Connect issuer to sign in with."}
     )
+    authorization_endpoint = fields.String(
+        required=True,
+        metadata={"description": "Where to send a person to sign in (the code flow with PKCE, "
+                  "`response_type=code`, `scope=openid`, this `audience` as `client_id`)."},
+    )  # fmt: skip
     audience = fields.String(
         required=True,
         metadata={"description": "The client id (audience) its ID tokens must be issued for."},

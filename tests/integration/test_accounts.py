@@ -58,12 +58,16 @@ def auth(token):
 
 
 def sign_in(client, id_token, guest=None, **body):
-    return client.post("/v1/sessions", json={"id_token": id_token, **body},
-                       headers=auth(guest) if guest else {})  # fmt: skip
+    sent = body if id_token is None else {"id_token": id_token, **body}
+    return client.post("/v1/sessions", json=sent, headers=auth(guest) if guest else {})
 
 
 def test_a_person_signs_in_and_is_the_same_player_on_every_device(client, issuer):
-    assert client.get("/v1/sign-in").json == {"issuer": issuer.url, "audience": AUDIENCE}
+    assert client.get("/v1/sign-in").json == {
+        "issuer": issuer.url,
+        "audience": AUDIENCE,
+        "authorization_endpoint": f"{issuer.url}/authorize",
+    }
     first = sign_in(client, issuer.token("alice"), name="Alice")
     assert first.status_code == 201, first.json
     assert first.json["name"].startswith("Alice#")
@@ -331,3 +335,48 @@ def test_a_guest_that_loses_a_race_to_an_account_keeps_its_id_token_unused(clien
     r = sign_in(client, later, guest=guest["token"])
     assert r.status_code in (403, 409)
     assert sign_in(client, later).status_code == 201  # not used up by the refusal
+
+
+def test_a_web_page_back_from_the_providers_sign_in_signs_in_with_its_code(client, issuer):
+    """The code flow with PKCE: the page sends the person to the provider, comes back with a
+    code, and this server gets its ID token (once: a code is spent when used)."""
+    import hashlib
+    from urllib.parse import parse_qsl, urlencode, urlsplit
+    from urllib.request import HTTPRedirectHandler, build_opener
+
+    verifier = "v" * 50
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest())
+    back = "http://127.0.0.1:1/signed-in"
+
+    def sign_in_page():  # what a browser does at the provider: follow it to the redirect
+        ask = {"response_type": "code", "client_id": AUDIENCE, "redirect_uri": back,
+               "scope": "openid", "state": "s1", "code_challenge_method": "S256",
+               "code_challenge": challenge.rstrip(b"=").decode()}  # fmt: skip
+        where = client.get("/v1/sign-in").json["authorization_endpoint"]
+
+        class Stop(HTTPRedirectHandler):
+            def redirect_request(self, req, fp, code, msg, headers, newurl):
+                raise AssertionError(newurl)
+
+        try:
+            build_opener(Stop).open(f"{where}?{urlencode(ask)}")
+        except AssertionError as e:
+            return dict(parse_qsl(urlsplit(str(e)).query))["code"]
+
+    guest = client.post("/v1/players", json={"name": "Wes"}).json
+    code = sign_in_page()
+    wrong = sign_in(client, None, code=code, code_verifier="w" * 50, redirect_uri=back)
+    assert wrong.status_code == 401  # the provider refuses a code without its verifier
+    code = sign_in_page()
+    made = client.post(
+        "/v1/sessions",
+        json={"code": code, "code_verifier": verifier, "redirect_uri": back},
+        headers=auth(guest["token"]),
+    )
+    assert made.status_code == 201, made.json
+    assert made.json["player_id"] == guest["player_id"]  # the guest became the account's
+    again = client.post("/v1/sessions", json={"code": code, "code_verifier": verifier,
+                                              "redirect_uri": back})  # fmt: skip
+    assert again.status_code == 401  # spent
+    both = client.post("/v1/sessions", json={"id_token": "x", "code": code})
+    assert both.status_code == 422

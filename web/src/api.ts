@@ -28,6 +28,7 @@ export type Challenge = Schemas["Challenge"];
 export type Leaderboard = Schemas["Leaderboard"];
 export type CreatedPlayer = Schemas["CreatedPlayer"];
 export type PlayerProfile = Schemas["PlayerProfile"];
+export type SignInProvider = Schemas["SignInProvider"];
 export type CreateGame = paths["/v1/games"]["post"]["requestBody"]["content"]["application/json"];
 /** The rulesets that have a daily challenge: an enum of the spec's, named here by no game. */
 export type DailyRuleset = paths["/v1/daily/{date}/{ruleset}/games"]["post"]["parameters"]["path"]["ruleset"];
@@ -311,6 +312,7 @@ export const storage = {
   recent: readRecent,
   player: readPlayer,
   savePlayer: (player: CreatedPlayer) => localStorage.setItem(PLAYER_KEY, JSON.stringify(player)),
+  forgetPlayer: () => localStorage.removeItem(PLAYER_KEY),
   /** The game of this player's ranked attempt at a day's deal, if it was dealt here. */
   dailyAttempt(date: string, ruleset: string): string | null {
     const value = read(DAILY_KEY(date, ruleset));

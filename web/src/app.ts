@@ -1,5 +1,5 @@
 // The router of the single-page client: /, /play → start; /play/{id} → a game; /daily;
-// /players/{id} → a player's profile.
+// /players/{id} → a player's profile; /signed-in → back from the provider's sign-in page.
 //
 // This is the bundle's entry (esbuild bundles it and everything it imports into
 // web/app.js, `make web`). It also exports the two independent implementations the
@@ -11,6 +11,7 @@ import type { RulesetDescription } from "./api";
 import { dailyPage } from "./daily";
 import { gamePage } from "./game";
 import { profilePage } from "./profile";
+import { SIGNED_IN_PATH, finishSignIn } from "./signin";
 import { startPage } from "./start";
 import { fill, h } from "./ui";
 
@@ -39,6 +40,15 @@ async function route(): Promise<void> {
     } catch (e) {
       fill(root, h("p", { class: "message error", role: "alert" }, `The API did not answer: ${e instanceof Error ? e.message : String(e)}`));
       return;
+    }
+  }
+  if (location.pathname === SIGNED_IN_PATH) {
+    try {
+      await finishSignIn();
+      history.replaceState(null, "", "/daily");
+    } catch (e) {
+      history.replaceState(null, "", "/daily");
+      sessionStorage.setItem("royal-court:sign-in-failed", e instanceof Error ? e.message : String(e));
     }
   }
   const game = /^\/play\/([^/]+)$/.exec(location.pathname);

@@ -4,6 +4,7 @@
 
 import { ApiError, answer, auth, client, storage } from "./api";
 import type { DailyRuleset, Leaderboard, RulesetDescription } from "./api";
+import { provider, signOut, startSignIn } from "./signin";
 import { fill, h, words } from "./ui";
 import type { Child } from "./ui";
 
@@ -63,7 +64,35 @@ export async function dailyPage(root: HTMLElement, rulesets: readonly RulesetDes
     fill(root, h("h1", {}, "Daily challenges"), h("p", { class: "message error", role: "alert" }, message(e)));
     return () => {};
   }
-  const player = storage.player();
+  let player = storage.player();
+  // Where the server signs players in, today's ranked attempts are for signed-in players: a
+  // guest is offered the sign-in (and keeps its games: it becomes the account's player).
+  const signIn = await provider();
+  let signedIn = false;
+  if (player && signIn) {
+    try {
+      signedIn = (await answer(client.GET("/v1/me", { headers: auth(player.token) }))).data.signed_in;
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 403) { storage.forgetPlayer(); player = null; }
+    }
+  }
+  const failed = sessionStorage.getItem("royal-court:sign-in-failed");
+  sessionStorage.removeItem("royal-court:sign-in-failed");
+  const account = signIn ? h("div", { class: "account" },
+    signedIn ? [h("span", {}, "Signed in as ", ...nameParts(player?.name || ""), " · "),
+      h("a", { href: `/players/${encodeURIComponent(player?.player_id || "")}` }, "your profile"), " ",
+      h("button", { type: "button", "data-sign-out": "" }, "Sign out")]
+      : [h("button", { type: "button", class: "primary", "data-sign-in": "" }, "Sign in"),
+        h("span", { class: "small" }, " Today's ranked attempts are for signed-in players",
+          player ? "; your guest name and games come with you." : ".")]) : null;
+  account?.querySelector("[data-sign-in]")?.addEventListener("click", () => {
+    if (signIn) startSignIn(signIn).catch((e) => { notice.textContent = message(e); });
+  });
+  account?.querySelector("[data-sign-out]")?.addEventListener("click", async () => {
+    await signOut();
+    dailyPage(root, rulesets, navigate);
+  });
+  const canRank = Boolean(player) && (!signIn || signedIn);
   // The field holds the name as the player typed it; the tag the server added is shown apart.
   const mine = player ? splitName(player.name) : null;
   const nameForm = h("form", { class: "player", "aria-label": "Your player name" },
@@ -77,8 +106,13 @@ export async function dailyPage(root: HTMLElement, rulesets: readonly RulesetDes
     try {
       const input = nameForm.elements.namedItem("name");
       const name = input instanceof HTMLInputElement ? input.value : "";
-      const { data } = await answer(client.POST("/v1/players", { body: { name } }));
-      storage.savePlayer(data);
+      if (signedIn && player) {
+        await answer(client.PATCH("/v1/me", { body: { name }, headers: auth(player.token) }));
+        storage.savePlayer({ ...player, name: (await answer(client.GET("/v1/me", { headers: auth(player.token) }))).data.name });
+      } else {
+        const { data } = await answer(client.POST("/v1/players", { body: { name } }));
+        storage.savePlayer(data);
+      }
       dailyPage(root, rulesets, navigate);
     } catch (e) {
       notice.textContent = message(e);
@@ -98,7 +132,7 @@ export async function dailyPage(root: HTMLElement, rulesets: readonly RulesetDes
       leaders = null;
     }
     const you = leaders?.you;
-    const play = h("button", { type: "button", class: "primary", "data-daily": c.ruleset, disabled: !player },
+    const play = h("button", { type: "button", class: "primary", "data-daily": c.ruleset, disabled: !canRank },
       you?.finished ? "See your game" : you?.played ? "Resume your attempt" : "Play today's deal");
     // The one ranked attempt is dealt only once the player has said so, here.
     const confirm = h("div", { class: "daily-confirm", role: "alertdialog", hidden: true,
@@ -148,11 +182,12 @@ export async function dailyPage(root: HTMLElement, rulesets: readonly RulesetDes
       h("p", { class: "small" }, "Commitment ", h("code", {}, c.seed_commitment.slice(0, 16) + "…")),
       you?.finished ? h("p", { class: "you" },
         `You: rank ${you.rank}, ${resultWords(rulesetOf(c.ruleset), you.result).toLowerCase()}, score ${you.score}`) : null,
-      player ? [play, confirm] : h("p", {}, "Save a name to play."),
+      canRank ? [play, confirm] : h("p", {}, signIn ? "Sign in to play." : "Save a name to play."),
       h("h3", {}, "Leaderboard"), leaders ? board(leaders, rulesetOf(c.ruleset)) : h("p", {}, "unavailable"));
   }));
   fill(root, h("h1", {}, `Daily challenges · ${day.date}`),
     h("p", {}, "One ranked attempt a day at each game; everyone gets the same deal. The seeds are revealed tomorrow."),
-    nameForm, notice, h("div", { class: "rulesets" }, sections));
+    account, nameForm, notice, h("div", { class: "rulesets" }, sections));
+  if (failed) notice.textContent = failed;
   return () => {};
 }

@@ -1374,7 +1374,13 @@ export interface components {
         };
         SignInRequest: {
             /** @description An OpenID Connect ID token from the provider `GET /v1/sign-in` names, for its audience: signs in once (a token used before is refused). */
-            id_token: string;
+            id_token?: string;
+            /** @description The authorization code the provider's sign-in came back with. */
+            code?: string;
+            /** @description The PKCE verifier whose S256 challenge the sign-in was asked with (RFC 7636). */
+            code_verifier?: string;
+            /** @description The redirect URI the sign-in was asked with, exactly. */
+            redirect_uri?: string;
             /**
              * @description A new account's name (the rules of `PlayerRequest.name`); `Player` when left out or null. An account signed in before keeps its own, as does a guest attached by its token.
              * @example Anne
@@ -1384,6 +1390,8 @@ export interface components {
         SignInProvider: {
             /** @description The OpenID Connect issuer to sign in with. */
             issuer: string;
+            /** @description Where to send a person to sign in (the code flow with PKCE, `response_type=code`, `scope=openid`, this `audience` as `client_id`). */
+            authorization_endpoint: string;
             /** @description The client id (audience) its ID tokens must be issued for. */
             audience: string;
         };
