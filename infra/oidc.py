@@ -191,11 +191,26 @@ class OidcVerifier:
         return Identity(self.issuer, subject, int(expires), once)
 
     def _key(self, key_id: object, algorithm: str) -> jwt.PyJWK:
+        stale = self._fetched_at is None or self._clock() - self._fetched_at >= KEYS_SECONDS
+        self._refresh(stale or not isinstance(key_id, str) or key_id not in self._keys)
+        keys = self._keys
+        found = keys.get(key_id) if isinstance(key_id, str) else None
+        if found is None and key_id is None and len(keys) == 1:
+            found = next(iter(keys.values()))  # a provider with one key may omit kid
+        if found is None:
+            raise SignInRefused("the ID token is signed by a key its issuer does not publish")
+        key, named = found
+        if named is not None and named != algorithm:
+            raise SignInRefused("the ID token's algorithm is not its key's")
+        return key
+
+    def _refresh(self, wanted: bool) -> None:
+        """Fetch the discovery document and the keys again if `wanted` and due (a fetch,
+        whether it works or not, at most once per REFETCH_SECONDS) and no other is under
+        way; a request never waits for another's fetch, but for a new process's first."""
         now = self._clock()
-        stale = self._fetched_at is None or now - self._fetched_at >= KEYS_SECONDS
-        unknown = not isinstance(key_id, str) or key_id not in self._keys
         due = self._tried_at is None or now - self._tried_at >= REFETCH_SECONDS
-        if (stale or unknown) and due and self._fetching.acquire(blocking=False):
+        if wanted and due and self._fetching.acquire(blocking=False):
             try:
                 self._tried_at = now
                 self._keys, self._fetched_at = self._fetch_keys(), now
@@ -213,23 +228,19 @@ class OidcVerifier:
                 self._fetching.release()
             if not self._keys:
                 raise SignInUnavailable("the sign-in provider's keys could not be fetched")
-        keys = self._keys
-        found = keys.get(key_id) if isinstance(key_id, str) else None
-        if found is None and key_id is None and len(keys) == 1:
-            found = next(iter(keys.values()))  # a provider with one key may omit kid
-        if found is None:
-            raise SignInRefused("the ID token is signed by a key its issuer does not publish")
-        key, named = found
-        if named is not None and named != algorithm:
-            raise SignInRefused("the ID token's algorithm is not its key's")
-        return key
 
-    def _discovery(self, refresh: bool = False) -> dict[str, Any]:
-        """The provider's discovery document, kept from the last fetch of the keys (or
-        fetched now, for a client asking where to sign in before anyone has)."""
-        kept = self._discovered
-        if kept is not None and not refresh:
-            return kept
+    def _endpoint(self, name: str) -> str:
+        """An endpoint the discovery document names: fetched as the keys are (a cheap
+        `GET /v1/sign-in` makes no request of the provider of its own)."""
+        if self._discovered is None:
+            self._refresh(True)
+        endpoint = (self._discovered or {}).get(name)
+        if not isinstance(endpoint, str):
+            raise SignInUnavailable(f"the provider names no {name}", 300)
+        return endpoint
+
+    def _discovery(self) -> dict[str, Any]:
+        """The provider's discovery document, fetched again with the keys, and kept."""
         found = self._fetch(f"{self.issuer.rstrip('/')}/.well-known/openid-configuration")
         if not isinstance(found, dict) or found.get("issuer") != self.issuer:
             # OpenID Connect Discovery 1.0, 4.3: the document must name this very issuer
@@ -238,18 +249,13 @@ class OidcVerifier:
         return found
 
     def authorization_endpoint(self) -> str:
-        endpoint = self._discovery().get("authorization_endpoint")
-        if not isinstance(endpoint, str):
-            raise SignInUnavailable("the provider names no authorization endpoint", 300)
-        return endpoint
+        return self._endpoint("authorization_endpoint")
 
     def exchange(self, code: str, code_verifier: str, redirect_uri: str) -> str:
         """The ID token the provider's token endpoint gives for an authorization code: the
         code flow with PKCE of a public client (RFC 7636), the exchange made here so that
         the web page talks to this API alone. Any refusal is the provider's to explain."""
-        endpoint = self._discovery().get("token_endpoint")
-        if not isinstance(endpoint, str):
-            raise SignInUnavailable("the provider names no token endpoint", 300)
+        endpoint = self._endpoint("token_endpoint")
         form = {"grant_type": "authorization_code", "code": code, "redirect_uri": redirect_uri,
                 "client_id": self.audience, "code_verifier": code_verifier}  # fmt: skip
         answer = self._post(endpoint, form)
@@ -261,7 +267,7 @@ class OidcVerifier:
     def _fetch_keys(self) -> dict[str, tuple[jwt.PyJWK, str | None]]:
         import jwt
 
-        discovery = self._discovery(refresh=True)
+        discovery = self._discovery()
         jwks_uri = discovery.get("jwks_uri")
         if not isinstance(jwks_uri, str):
             raise SignInUnavailable("the provider's discovery document has no jwks_uri", 300)

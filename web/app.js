@@ -702,7 +702,9 @@ function randomText(bytes = 32) {
 }
 async function provider() {
   try {
-    return (await answer(client.GET("/v1/sign-in"))).data;
+    const { data } = await answer(client.GET("/v1/sign-in"));
+    const { issuer, audience, authorization_endpoint: page } = data;
+    return data.available && issuer && audience && page ? { issuer, audience, page } : null;
   } catch {
     return null;
   }
@@ -722,7 +724,7 @@ async function startSignIn(where) {
     code_challenge: base64url(digest),
     code_challenge_method: "S256"
   });
-  location.assign(`${where.authorization_endpoint}?${ask}`);
+  location.assign(`${where.page}?${ask}`);
 }
 function pendingSignIn() {
   const value = JSON.parse(sessionStorage.getItem(PENDING_KEY) || "null");

@@ -70,11 +70,13 @@ def _holds(player: PlayerRecord, digest: str) -> bool:
 
 
 def provider(court: Court) -> Json:
-    """Where a client signs in: the issuer, the client id its ID tokens must be for, and
-    where to send a person to sign in (the code flow)."""
+    """Whether a client may sign in here and where: the issuer, the client id its ID tokens
+    must be for, and where to send a person to sign in (the code flow). A server without a
+    provider says so (`available: false`): a normal answer, which every client asks first."""
     if court.identities is None:
-        raise NoSignIn(NO_PROVIDER)
-    return {"issuer": court.identities.issuer, "audience": court.identities.audience,
+        return {"available": False}
+    return {"available": True, "issuer": court.identities.issuer,
+            "audience": court.identities.audience,
             "authorization_endpoint": court.identities.authorization_endpoint()}  # fmt: skip
 
 

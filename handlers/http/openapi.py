@@ -437,10 +437,10 @@ def _player_paths(spec: APISpec) -> None:
         operations={
             "get": {
                 "operationId": "signInProvider",
-                "summary": "Where to sign in: the OpenID Connect issuer and client id",
+                "summary": "Whether players sign in here, and where (issuer, client id, page)",
                 "responses": {
-                    "200": _json("SignInProvider", "The provider this server accepts."),
-                    "404": _problem("no-sign-in"),
+                    "200": _json("SignInProvider", "The provider this server accepts, if any."),
+                    "503": _problem("sign-in-unavailable"),
                 },
             }
         },

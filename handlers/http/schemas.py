@@ -515,16 +515,17 @@ class SignInRequest(StrictSchema):
 
 
 class SignInProvider(Schema):
-    issuer = fields.String(
-        required=True, metadata={"description": "The OpenID Connect issuer to sign in with."}
-    )
-    authorization_endpoint = fields.String(
+    available = fields.Boolean(
         required=True,
+        metadata={"description": "Whether players sign in here; false: every player is a guest "
+                  "(and guests rank), and the fields below are absent."},
+    )  # fmt: skip
+    issuer = fields.String(metadata={"description": "The OpenID Connect issuer to sign in with."})
+    authorization_endpoint = fields.String(
         metadata={"description": "Where to send a person to sign in (the code flow with PKCE, "
                   "`response_type=code`, `scope=openid`, this `audience` as `client_id`)."},
     )  # fmt: skip
     audience = fields.String(
-        required=True,
         metadata={"description": "The client id (audience) its ID tokens must be issued for."},
     )
 

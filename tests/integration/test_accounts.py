@@ -64,6 +64,7 @@ def sign_in(client, id_token, guest=None, **body):
 
 def test_a_person_signs_in_and_is_the_same_player_on_every_device(client, issuer):
     assert client.get("/v1/sign-in").json == {
+        "available": True,
         "issuer": issuer.url,
         "audience": AUDIENCE,
         "authorization_endpoint": f"{issuer.url}/authorize",
@@ -222,7 +223,7 @@ def test_signing_out_ends_that_session_only_and_sessions_are_bounded(client, iss
 
 def test_without_a_provider_there_is_no_sign_in_and_guests_rank(tmp_path, quick_deals):
     client = app_for(SqliteStore(str(tmp_path / "court.db")), None)
-    assert client.get("/v1/sign-in").status_code == 404
+    assert client.get("/v1/sign-in").json == {"available": False}
     r = sign_in(client, "anything")
     assert r.status_code == 404 and r.json["type"].endswith(":no-sign-in")
     guest = client.post("/v1/players", json={"name": "Guest"}).json
@@ -380,3 +381,22 @@ def test_a_web_page_back_from_the_providers_sign_in_signs_in_with_its_code(clien
     assert again.status_code == 401  # spent
     both = client.post("/v1/sessions", json={"id_token": "x", "code": code})
     assert both.status_code == 422
+
+
+def test_a_provider_down_is_asked_at_most_once_a_minute_whatever_is_asked_of_this_server(
+    tmp_path, issuer, keys_clock
+):
+    verifier = OidcVerifier(issuer.url, AUDIENCE, clock=keys_clock)
+    client = app_for(SqliteStore(str(tmp_path / "court.db")), verifier)
+    issuer.down = True  # its keys answer 503
+    try:
+        fetched = issuer.fetches
+        answers = [client.get("/v1/sign-in").status_code for _ in range(5)]
+        answers += [sign_in(client, issuer.token("lou")).status_code for _ in range(5)]
+        assert answers[0] == 503 and set(answers[5:]) == {503}
+        assert issuer.fetches == fetched + 1  # one try, then a minute's pause
+        keys_clock.now += REFETCH_SECONDS
+        issuer.down = False
+        assert sign_in(client, issuer.token("lou")).status_code == 201
+    finally:
+        issuer.down = False

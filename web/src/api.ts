@@ -28,7 +28,6 @@ export type Challenge = Schemas["Challenge"];
 export type Leaderboard = Schemas["Leaderboard"];
 export type CreatedPlayer = Schemas["CreatedPlayer"];
 export type PlayerProfile = Schemas["PlayerProfile"];
-export type SignInProvider = Schemas["SignInProvider"];
 export type CreateGame = paths["/v1/games"]["post"]["requestBody"]["content"]["application/json"];
 /** The rulesets that have a daily challenge: an enum of the spec's, named here by no game. */
 export type DailyRuleset = paths["/v1/daily/{date}/{ruleset}/games"]["post"]["parameters"]["path"]["ruleset"];

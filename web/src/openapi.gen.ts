@@ -301,7 +301,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Where to sign in: the OpenID Connect issuer and client id */
+        /** Whether players sign in here, and where (issuer, client id, page) */
         get: operations["signInProvider"];
         put?: never;
         post?: never;
@@ -1388,12 +1388,14 @@ export interface components {
             name?: string | null;
         };
         SignInProvider: {
+            /** @description Whether players sign in here; false: every player is a guest (and guests rank), and the fields below are absent. */
+            available: boolean;
             /** @description The OpenID Connect issuer to sign in with. */
-            issuer: string;
+            issuer?: string;
             /** @description Where to send a person to sign in (the code flow with PKCE, `response_type=code`, `scope=openid`, this `audience` as `client_id`). */
-            authorization_endpoint: string;
+            authorization_endpoint?: string;
             /** @description The client id (audience) its ID tokens must be issued for. */
-            audience: string;
+            audience?: string;
         };
         DailyStatistics: {
             /** @description A solitaire. */
@@ -4705,7 +4707,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description The provider this server accepts. */
+            /** @description The provider this server accepts, if any. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4714,17 +4716,20 @@ export interface operations {
                     "application/json": components["schemas"]["SignInProvider"];
                 };
             };
-            /** @description This server has no sign-in provider configured: every player is a guest. */
-            404: {
+            /** @description The sign-in provider's keys could not be fetched: retry after `Retry-After` seconds. */
+            503: {
                 headers: {
+                    /** @description Seconds. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     /**
                      * @example {
-                     *       "type": "urn:royal-court:problem:no-sign-in",
-                     *       "title": "No sign-in here",
-                     *       "status": 404
+                     *       "type": "urn:royal-court:problem:sign-in-unavailable",
+                     *       "title": "Sign-in unavailable",
+                     *       "status": 503,
+                     *       "detail": "the sign-in provider cannot be reached; retry shortly"
                      *     }
                      */
                     "application/problem+json": components["schemas"]["Problem"];

@@ -5,7 +5,6 @@
 // from the provider and answers a session token. The page talks to this API alone.
 
 import { answer, auth, client, storage } from "./api";
-import type { SignInProvider } from "./api";
 
 const PENDING_KEY = "royal-court:sign-in";
 export const SIGNED_IN_PATH = "/signed-in";
@@ -20,17 +19,21 @@ function randomText(bytes = 32): string {
   return base64url(crypto.getRandomValues(new Uint8Array(bytes)));
 }
 
-/** The provider, or null where this server signs nobody in (its players are guests). */
-export async function provider(): Promise<SignInProvider | null> {
+/** Where to sign in, or null where this server signs nobody in (its players are guests). */
+export async function provider(): Promise<Provider | null> {
   try {
-    return (await answer(client.GET("/v1/sign-in"))).data;
+    const { data } = await answer(client.GET("/v1/sign-in"));
+    const { issuer, audience, authorization_endpoint: page } = data;
+    return data.available && issuer && audience && page ? { issuer, audience, page } : null;
   } catch {
-    return null;
+    return null;  // not answering now: the page offers no sign-in (a guest may still practise)
   }
 }
 
+export interface Provider { issuer: string; audience: string; page: string }
+
 /** Off to the provider's sign-in page; back at /signed-in (`finishSignIn`). */
-export async function startSignIn(where: SignInProvider): Promise<void> {
+export async function startSignIn(where: Provider): Promise<void> {
   const verifier = randomText();
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
   const state = randomText(16);
@@ -40,7 +43,7 @@ export async function startSignIn(where: SignInProvider): Promise<void> {
     response_type: "code", client_id: where.audience, redirect_uri: redirect, scope: "openid",
     state, code_challenge: base64url(digest), code_challenge_method: "S256",
   });
-  location.assign(`${where.authorization_endpoint}?${ask}`);
+  location.assign(`${where.page}?${ask}`);
 }
 
 interface Pending { verifier: string; state: string; redirect: string }
