@@ -156,7 +156,7 @@ all-tests: $(STAMP) $(TOOLS) browser
 # whether it is met), a table on stderr. ~17 minutes on both cores; `make bench ONLY=service.`
 # runs the figures whose id starts so (`$(BIN)/python -m bench.run --list` lists them). Not
 # echoed, so that stdout is JSON lines alone.
-bench: $(STAMP)
+bench: $(STAMP) $(TOOLS)
 	@$(BIN)/python -m bench.run $(if $(ONLY),--only $(ONLY))
 
 # The Lambda artifact serverless.yml deploys: build/lambda/function.zip
