@@ -262,8 +262,10 @@ def measure_patterns(endpoint: str, rank_entries: int = 0, runs: int = 3) -> dic
         return gid, headers, view, version
 
     measure("game.create", lambda: app.post("/v1/games", json={"ruleset": RULESET}))
-    games = [g for g in (new_game() for _ in range(20 * runs)) if g is not None][:runs]
-    assert len(games) == runs, "no game of the capacity ruleset lasts GAME_LENGTH moves"
+    # Twice as many games as runs: the first half for the reads and moves, the other half
+    # finished untouched, so that no finish meets a game its measured move happened to end.
+    games = [g for g in (new_game() for _ in range(40 * runs)) if g is not None][: 2 * runs]
+    assert len(games) == 2 * runs, "no game of the capacity ruleset lasts GAME_LENGTH moves"
     read = iter(games)
 
     def read_game() -> Any:
@@ -280,12 +282,12 @@ def measure_patterns(endpoint: str, rank_entries: int = 0, runs: int = 3) -> dic
                         headers=headers)  # fmt: skip
 
     measure("game.move", move)
-    finishes = iter(games)
+    finishes = iter(games[runs:])
 
     def finish() -> Any:
         gid, headers, _, version = next(finishes)
         return app.post(f"/v1/games/{gid}/moves",
-                        json={"version": version + 1, "move": {"type": "resign"}},
+                        json={"version": version, "move": {"type": "resign"}},
                         headers=headers)  # fmt: skip
 
     measure("game.finish", finish)
