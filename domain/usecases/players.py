@@ -185,12 +185,15 @@ def rename(court: Court, token: str | None, name: object) -> Json:
     player = player_of(court, token)
     shown = display_name(name, player.id)
     court.players.rename_player(player.id, shown)
-    return me(court, token)
+    return _own(court, replace(player, name=shown))  # as read, renamed: no second read
 
 
 def me(court: Court, token: str | None) -> Json:
     """The player a token is for, as only that player sees it."""
-    player = player_of(court, token)
+    return _own(court, player_of(court, token))
+
+
+def _own(court: Court, player: PlayerRecord) -> Json:
     return _public(court, player) | {"sessions": len(player.sessions)}
 
 

@@ -107,8 +107,8 @@ export async function dailyPage(root: HTMLElement, rulesets: readonly RulesetDes
       const input = nameForm.elements.namedItem("name");
       const name = input instanceof HTMLInputElement ? input.value : "";
       if (signedIn && player) {
-        await answer(client.PATCH("/v1/me", { body: { name }, headers: auth(player.token) }));
-        storage.savePlayer({ ...player, name: (await answer(client.GET("/v1/me", { headers: auth(player.token) }))).data.name });
+        const { data: renamed } = await answer(client.PATCH("/v1/me", { body: { name }, headers: auth(player.token) }));
+        storage.savePlayer({ ...player, name: renamed.name });
       } else {
         const { data } = await answer(client.POST("/v1/players", { body: { name } }));
         storage.savePlayer(data);
