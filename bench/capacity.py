@@ -23,6 +23,7 @@ request rate against the account's 10,000 a second. The cost a day is at the pri
 from __future__ import annotations
 
 import hashlib
+import itertools
 import math
 import os
 import random
@@ -264,7 +265,8 @@ def measure_patterns(endpoint: str, rank_entries: int = 0, runs: int = 3) -> dic
     measure("game.create", lambda: app.post("/v1/games", json={"ruleset": RULESET}))
     # Twice as many games as runs: the first half for the reads and moves, the other half
     # finished untouched, so that no finish meets a game its measured move happened to end.
-    games = [g for g in (new_game() for _ in range(40 * runs)) if g is not None][: 2 * runs]
+    made = (new_game() for _ in range(40 * runs))  # lazily: no more than needed are played
+    games = list(itertools.islice((g for g in made if g is not None), 2 * runs))
     assert len(games) == 2 * runs, "no game of the capacity ruleset lasts GAME_LENGTH moves"
     read = iter(games)
 
